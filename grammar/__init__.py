@@ -1,0 +1,1 @@
+"""Lark grammars, shipped as package data (interpreter.grammar)."""

@@ -1,0 +1,1 @@
+"""Static checks: names, arity and types in effect texts; deck legality."""

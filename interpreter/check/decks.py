@@ -1,0 +1,98 @@
+"""Deck legality from the ruleset's `deck:` section: sizes, copies, lists and card rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from interpreter.compile.exprs import ExprCompiler
+from interpreter.diagnostics import Diagnostic, did_you_mean
+from interpreter.engine.game import Game
+from interpreter.lang.parser import ParseError, parse_expr
+from interpreter.load.files import Deck
+
+
+class _Printed:
+    """Just enough of a game state to read printed properties of card definitions."""
+
+    def __init__(self, cards: list) -> None:
+        self.cards = cards
+
+    def get(self, index: int, prop: str) -> Any:
+        d = self.cards[index]
+        return d.name if prop == "name" else d.props.get(prop)
+
+
+def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:
+    rules = game.ruleset.deck or {}
+    doc, out = deck.doc, []
+    sections = rules.get("sections") or {}
+    for section, names in deck.sections.items():
+        if section not in sections:
+            out.append(doc.diag((section,), "DECK-SECTION", f"unknown deck section {section!r}",
+                                did_you_mean(section, sections) or
+                                f"sections: {', '.join(sections)}"))
+            continue
+        for name in dict.fromkeys(names):
+            if name not in game.cards:
+                out.append(doc.diag((section, name), "UNKNOWN-CARD", f"unknown card {name!r}",
+                                    did_you_mean(name, game.cards)))
+    out += _sizes(deck, sections)
+    out += _copies(game, deck, rules)
+    out += _card_rules(game, deck, rules)
+    return out
+
+
+def _sizes(deck: Deck, sections: dict) -> list[Diagnostic]:
+    out = []
+    for section, spec in sections.items():
+        n = len(deck.sections.get(section, ()))
+        lo, hi = spec.get("min", 0), spec.get("max")
+        if n < lo or (hi is not None and n > hi):
+            want = f"exactly {lo}" if lo == hi else f"{lo}–{hi if hi is not None else '∞'}"
+            out.append(deck.doc.diag((section,), "DECK-SIZE",
+                                     f"{section} has {n} cards; it must have {want}",
+                                     ref=spec.get("ref", "")))
+    return out
+
+
+def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
+    out = []
+    counts = Counter(n for names in deck.sections.values() for n in names)
+    copies = rules.get("copies") or {}
+    limit = copies.get("max")
+    allowed = {**{n: limit for n in counts}, **(rules.get("restricted") or {})}
+    for name in rules.get("banned") or ():
+        allowed[name] = 0
+    for name, n in counts.items():
+        cap = allowed.get(name)
+        if cap is not None and n > cap and name not in (copies.get("except") or ()):
+            section = next(s for s, names in deck.sections.items() if name in names)
+            out.append(deck.doc.diag((section, name), "DECK-COPIES",
+                                     f"{n} copies of {name!r}; at most {cap} allowed",
+                                     ref=copies.get("ref", "")))
+    return out
+
+
+def _card_rules(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
+    out = []
+    compiler = ExprCompiler(_names(game))
+    cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
+    for rule in rules.get("rules") or ():
+        try:
+            cond = compiler.compile(parse_expr(rule["where"]), in_filter=True)
+        except ParseError:
+            continue
+        view = _Printed(cards)
+        n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
+        if n > rule.get("max", n) or n < rule.get("min", n):
+            out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
+                                     f"{rule.get('message', rule['where'])} (this deck has {n})",
+                                     ref=rule.get("ref", "")))
+    return out
+
+
+def _names(game: Game):
+    from interpreter.compile.build import ruleset_names
+
+    return ruleset_names(game.ruleset.raw)

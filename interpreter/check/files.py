@@ -1,0 +1,86 @@
+"""`tcg check`: classify files, then check each kind against its ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.check.decks import check_deck
+from interpreter.compile.build import build_game
+from interpreter.diagnostics import Diagnostic, DiagnosticError, Report
+from interpreter.load import files
+from interpreter.load.yamlpos import Doc, load_yaml
+from interpreter.run.loading import load_game, validate
+
+
+def kind_of(doc: Doc) -> str:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "turn" in data or "zones" in data:
+        return "ruleset"
+    if "cards" in data and "expect" not in data and "state" not in data:
+        return "cards"
+    if "expect" in data or "state" in data or "decisions" in data:
+        return "scenario"
+    return "deck"
+
+
+def check_paths(paths: list[Path]) -> Report:
+    report = Report()
+    docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": []}
+    for path in _yaml_files(paths, report):
+        try:
+            doc = load_yaml(path)
+        except DiagnosticError as e:
+            report.extend(e.diagnostics)
+            report.unusable = True
+            continue
+        kind = kind_of(doc)
+        problems = validate(doc, kind)
+        report.extend(problems)
+        if not problems:
+            docs[kind].append(doc)
+    rulesets = {d.data.get("id"): d for d in docs["ruleset"]}
+    for doc in docs["ruleset"]:
+        _collect(report, lambda doc=doc: build_game(doc, []))
+    groups: dict[str, list[Doc]] = {}
+    for doc in docs["cards"]:
+        groups.setdefault(doc.data["ruleset"], []).append(doc)
+    for rid, card_docs in groups.items():
+        ruleset_doc = rulesets.get(rid) or _bundled(rid, card_docs[0], report)
+        if ruleset_doc is not None:
+            _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
+    for doc in docs["deck"]:
+        game = _collect(report, lambda doc=doc: load_game(doc.data["ruleset"]))
+        if game is not None:
+            report.extend(check_deck(game, files.load_deck(doc.path)))
+    return report
+
+
+def _collect(report: Report, fn):
+    try:
+        return fn()
+    except DiagnosticError as e:
+        report.extend(e.diagnostics)
+        report.unusable = report.unusable or e.unusable
+        return None
+
+
+def _bundled(rid: str, doc: Doc, report: Report) -> Doc | None:
+    try:
+        return load_yaml(files.ruleset_path(rid))
+    except DiagnosticError:
+        report.add(doc.diag(("ruleset",), "NO-RULESET", f"no ruleset {rid!r} to check against",
+                            "name a bundled ruleset id or give the ruleset file too"))
+        return None
+
+
+def _yaml_files(paths: list[Path], report: Report) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")))
+        elif p.exists():
+            out.append(p)
+        else:
+            report.add(Diagnostic(str(p), 1, 1, "IO", "no such file or directory"))
+            report.unusable = True
+    return out

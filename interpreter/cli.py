@@ -1,0 +1,160 @@
+"""The `tcg` command: play, check, test, replay. Imports are lazy to keep start-up small."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # noqa: BLE001 - the one place that turns errors into exit codes
+        return _report_error(e)
+
+
+def _report_error(e: Exception) -> int:
+    from interpreter.diagnostics import DiagnosticError, TcgError
+
+    if isinstance(e, DiagnosticError):
+        for d in e.diagnostics:
+            print(d.render())
+        return 2 if e.unusable else 1
+    if isinstance(e, TcgError):
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if os.environ.get("TCG_DEBUG"):
+        raise e
+    print(f"internal error: {type(e).__name__}: {e}\n"
+          "  this is a bug in tcg-interpreter; run again with TCG_DEBUG=1 for a traceback",
+          file=sys.stderr)
+    return 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tcg", description="A data-driven trading card game engine.")
+    sub = p.add_subparsers(required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a match from rule files")
+    play.add_argument("ruleset", help="a bundled id (e.g. ucb) or a ruleset file")
+    play.add_argument("--deck", action="append", default=[], help="deck file (give one per player)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--agents", default="random,random", help="e.g. random,random or human,random")
+    play.add_argument("--log", help="write the JSON Lines log here")
+    play.add_argument("--quiet", action="store_true", help="print only the result line")
+    play.set_defaults(run=_play)
+
+    check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
+    check.add_argument("paths", nargs="+")
+    check.set_defaults(run=_check)
+
+    test = sub.add_parser("test", help="run scenario files")
+    test.add_argument("paths", nargs="+")
+    test.add_argument("-v", "--verbose", action="store_true")
+    test.set_defaults(run=_test)
+
+    replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
+    replay.add_argument("log")
+    replay.set_defaults(run=_replay)
+    return p
+
+
+def _play(args: argparse.Namespace) -> int:
+    from interpreter.run.match import MatchSetup, play
+    from interpreter.run.narrate import narrate
+
+    agents = args.agents.split(",")
+    setup = MatchSetup(args.ruleset, args.deck, args.seed, agents)
+
+    def show(record: dict) -> None:
+        if not args.quiet:
+            text = narrate(record)
+            if text is not None:
+                print(text)
+
+    opened: list = []
+
+    def open_log():
+        opened.append(open(args.log, "w", encoding="utf-8"))  # noqa: SIM115
+        return opened[0]
+
+    try:
+        g = play(setup, open_log if args.log else None, show)
+    finally:
+        for f in opened:
+            f.close()
+    r = g.result
+    winner = "draw" if r.winner is None else f"P{r.winner + 1} wins"
+    rule = f" [rule {r.ref}]" if r.ref else ""
+    print(f"result: {winner} — {r.reason}{rule} after {r.turns} turns")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from interpreter.check.files import check_paths
+
+    report = check_paths([Path(p) for p in args.paths])
+    for d in report.diagnostics:
+        print(d.render())
+    n = len(report.errors)
+    print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
+          file=sys.stderr)
+    if report.unusable:
+        return 2
+    return 1 if n else 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    from interpreter.diagnostics import DiagnosticError
+    from interpreter.run.scenario import run_scenario
+
+    files = _scenario_files(args.paths)
+    passed = failed = 0
+    for path in files:
+        try:
+            outcome = run_scenario(path)
+        except DiagnosticError as e:
+            failed += 1
+            print(f"FAIL {path}")
+            for d in e.diagnostics:
+                print("  " + d.render().replace("\n", "\n  "))
+            continue
+        if outcome.passed:
+            passed += 1
+            if args.verbose:
+                print(f"ok   {path}: {outcome.name}")
+        else:
+            failed += 1
+            print(f"FAIL {path}: {outcome.name}")
+            for f in outcome.failures:
+                print(f"  - {f}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not files else 0
+
+
+def _scenario_files(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    return out
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from interpreter.run.match import replay
+
+    ok, message = replay(args.log)
+    print(("replay: identical — " if ok else "replay: DIFFERENT — ") + message)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

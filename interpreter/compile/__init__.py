@@ -1,0 +1,1 @@
+"""Compile checked AST into VM instructions and expression closures."""

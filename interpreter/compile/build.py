@@ -1,0 +1,364 @@
+"""Build a Game from loaded YAML: parse every text, check it, compile it.
+
+Every problem in every file is collected; nothing is compiled unless all is clean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.check.effects import EffectChecker
+from interpreter.compile.names import ENGINE_EVENTS, Names
+from interpreter.compile.stmts import StmtCompiler
+from interpreter.diagnostics import Diagnostic, DiagnosticError, did_you_mean
+from interpreter.engine import instructions as I
+from interpreter.engine import turn as T
+from interpreter.engine.game import Game
+from interpreter.engine.model import (
+    AbilityDef,
+    ActionDef,
+    CardDef,
+    LossRule,
+    PhaseDef,
+    PropDef,
+    Ruleset,
+    StateDef,
+    VerbDef,
+    ZoneDef,
+)
+from interpreter.engine.primitives import Param
+from interpreter.lang import ast as A
+from interpreter.lang.parser import ParseError, parse_ability, parse_body, parse_expr
+from interpreter.load.yamlpos import Doc
+
+_PARSERS = {"body": parse_body, "expr": parse_expr, "ability": parse_ability}
+ACTION_FIELDS = ("card", "player", "ability")
+
+
+class TextReader:
+    """Parses and checks the effect texts of one YAML file, keeping every diagnostic."""
+
+    def __init__(self, doc: Doc, names: Names, diags: list[Diagnostic]) -> None:
+        self.doc, self.names, self.diags = doc, names, diags
+
+    def read(self, at: tuple, kind: str, scope: set[str] = frozenset()) -> Any:
+        text = _get(self.doc.data, at)
+        if not isinstance(text, str):
+            return None
+        try:
+            tree = _PARSERS[kind](text)
+        except ParseError as e:
+            line, col = self.doc.text_pos(at, e.line, e.col)
+            self.diags.append(self.doc.diag_at(line, col, "SYNTAX", e.message, e.hint))
+            return None
+        checker = EffectChecker(self.names, set(scope))
+        problems = getattr(checker, kind)(tree)
+        for p in problems:
+            line, col = self.doc.text_pos(at, p.span.line, p.span.col)
+            self.diags.append(self.doc.diag_at(line, col, p.code, p.message, p.hint))
+        return None if problems else tree
+
+
+def _get(data: Any, at: tuple) -> Any:
+    for key in at:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+# ---------- names ----------
+def _params(spec: dict | None) -> tuple[Param, ...]:
+    out = []
+    for name, p in (spec or {}).items():
+        if isinstance(p, dict):
+            out.append(Param(name, p.get("type", "any"), p.get("default", ...)))
+        else:
+            out.append(Param(name, p or "any"))
+    return tuple(out)
+
+
+def ruleset_names(raw: dict) -> Names:
+    props = raw.get("properties") or {}
+    names = Names(
+        zones={z: bool((d or {}).get("shared")) for z, d in (raw.get("zones") or {}).items()},
+        properties=set(props),
+        states=set(raw.get("states") or {}),
+        enums={v for p in props.values() for v in ((p or {}).get("values") or ())},
+        resources=set(raw.get("resources") or {}),
+        counters=set(raw.get("counters") or ()),
+        verbs={v: _params((d or {}).get("params")) for v, d in (raw.get("verbs") or {}).items()},
+        actions=set(raw.get("actions") or {}),
+        tokens=set(raw.get("tokens") or {}),
+    )
+    names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
+    names.events = set(ENGINE_EVENTS) | set(names.verb_events.values()) | names.actions
+    return names
+
+
+# ---------- the ruleset ----------
+class RulesetBuilder:
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.raw: dict = doc.data
+        self.diags: list[Diagnostic] = []
+        self.names = ruleset_names(self.raw)
+        self.texts = TextReader(doc, self.names, self.diags)
+        self.verb_defaults: dict[str, dict] = {}
+        self.compiler = StmtCompiler(self.names, self.verb_defaults)
+
+    def build(self) -> tuple[Ruleset, tuple]:
+        raw = self.raw
+        rs = Ruleset(
+            id=raw.get("id", ""), name=raw.get("name", ""), players=raw.get("players", 2),
+            resolution=raw.get("resolution", "stack"),
+            simultaneous_loss=raw.get("simultaneous_loss", "draw"),
+            ability_zones=tuple(raw.get("ability_zones") or ()),
+            modifier_order=tuple(raw.get("modifier_order") or ("=", "+=", "-=")),
+            zones=self._zones(), properties=self._properties(), states=self._states(),
+            resources={k: v or {} for k, v in (raw.get("resources") or {}).items()},
+            counters=tuple(raw.get("counters") or ()),
+            enum_values={v: v for v in self.names.enums},
+            turn_limit=(raw.get("limits") or {}).get("turns", 200),
+            deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
+            path=self.doc.path, raw=raw,
+        )
+        self._check_zone_refs(rs)
+        rs.verbs = self._verbs()
+        rs.actions = self._actions()
+        rs.phases = self._phases()
+        rs.end_rules = self._end_rules()
+        setup = self._body(("setup",), set())
+        return rs, self._program(rs, setup)
+
+    def _zones(self) -> dict[str, ZoneDef]:
+        out = {}
+        for name, d in (self.raw.get("zones") or {}).items():
+            d = d or {}
+            out[name] = ZoneDef(name, bool(d.get("shared")), bool(d.get("ordered")),
+                                d.get("visibility", "public"), d.get("face", "up"),
+                                d.get("capacity"))
+        return out
+
+    def _properties(self) -> dict[str, PropDef]:
+        return {n: PropDef(n, (d or {}).get("type", "number"), (d or {}).get("default"),
+                           (d or {}).get("min"), (d or {}).get("max"),
+                           tuple((d or {}).get("values") or ()))
+                for n, d in (self.raw.get("properties") or {}).items()}
+
+    def _states(self) -> dict[str, StateDef]:
+        return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"))
+                for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
+
+    def _check_zone_refs(self, rs: Ruleset) -> None:
+        for i, z in enumerate(rs.ability_zones):
+            self._expect_zone(("ability_zones", i), z)
+        for sec, d in ((rs.deck or {}).get("sections") or {}).items():
+            self._expect_zone(("deck", "sections", sec, "zone"), (d or {}).get("zone"))
+
+    def _expect_zone(self, at: tuple, zone: Any) -> None:
+
+        if zone not in self.names.zones:
+            self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
+                                            did_you_mean(str(zone), self.names.zones)))
+
+    def _body(self, at: tuple, scope: set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+        tree = self.texts.read(at, "body", scope)
+        if tree is None:
+            return (*head, *tail)
+        return self.compiler.body(tree, head, tail)
+
+    def body_in(self, reader: TextReader, at: tuple) -> tuple:
+        """Compile a body from another file (a card set) with this ruleset's names."""
+        tree = reader.read(at, "body")
+        return () if tree is None else self.compiler.body(tree)
+
+    def _expr(self, at: tuple, scope: set[str]):
+        tree = self.texts.read(at, "expr", scope)
+        return None if tree is None else self.compiler.exprs.compile(tree)
+
+    def _verbs(self) -> dict[str, VerbDef]:
+        out = {}
+        for name in self.raw.get("verbs") or {}:
+            params = self.names.verbs[name]
+            defaults = {}
+            for p in params:
+                if p.default is not ...:
+                    tree = _default_expr(p.default)
+                    defaults[p.name] = self.compiler.exprs.compile(tree)
+            self.verb_defaults[name] = defaults
+        for name, d in (self.raw.get("verbs") or {}).items():
+            params = self.names.verbs[name]
+            event = self.names.verb_events[name]
+            fields = tuple(p.name for p in params)
+            body = self._body(("verbs", name, "do"), set(fields), tail=(I.Emit(event, fields),))
+            out[name] = VerbDef(name, fields, tuple(p.type for p in params),
+                                self.verb_defaults[name], body, event,
+                                (d or {}).get("ref", ""))
+        return out
+
+    def _actions(self) -> dict[str, ActionDef]:
+        out = {}
+        for name, d in (self.raw.get("actions") or {}).items():
+            d = d or {}
+            at = ("actions", name)
+            scope = set(ACTION_FIELDS)
+            limit = d.get("limit")
+            out[name] = ActionDef(
+                name=name, label=d.get("label", name),
+                cards=self._expr((*at, "card"), {"player"}) if d.get("card") else None,
+                abilities=bool(d.get("abilities")),
+                requires=self._expr((*at, "requires"), scope) if d.get("requires") else None,
+                body=self._body((*at, "do"), scope, head=(I.Emit(name, ACTION_FIELDS),)),
+                limit=(limit["count"], limit.get("per", "turn")) if limit else None,
+                ref=d.get("ref", ""),
+            )
+        return out
+
+    def _phases(self) -> tuple[PhaseDef, ...]:
+        out = []
+        for i, d in enumerate(self.raw.get("turn") or ()):
+            at = ("turn", i)
+            for j, action in enumerate(d.get("actions") or ()):
+                if action not in self.names.actions:
+
+                    self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
+                                                    f"unknown action {action!r}",
+                                                    did_you_mean(action, self.names.actions)))
+            out.append(PhaseDef(
+                name=d.get("phase", f"phase{i}"),
+                when=self._expr((*at, "if"), set()) if d.get("if") else None,
+                body=self._body((*at, "do"), set()) if d.get("do") else (),
+                actions=tuple(a for a in d.get("actions") or () if a in self.names.actions),
+                ref=d.get("ref", ""),
+            ))
+        return tuple(out)
+
+    def _end_rules(self) -> tuple[LossRule, ...]:
+        out = []
+        for i, d in enumerate(self.raw.get("end") or ()):
+            outcome = "lose" if "lose" in d else "win"
+            cond = self._expr(("end", i, outcome), {"player"})
+            if cond is not None:
+                out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
+        return tuple(out)
+
+    def _program(self, rs: Ruleset, setup: tuple) -> tuple:
+        code: list = [T.Push(setup)]
+        turn_start = len(code)
+        code.append(T.TurnStart())
+        for phase in rs.phases:
+            at = len(code)
+            code.append(None)
+            code.append(T.Push(phase.body))
+            if phase.actions:
+                code.append(T.Window(phase))
+            code.append(T.PhaseEnd(phase))
+            code[at] = T.PhaseStart(phase, len(code))
+        code.append(T.TurnEnd(turn_start))
+        return tuple(code)
+
+
+def _default_expr(value: Any) -> A.Expr:
+    return parse_expr(str(value).lower() if isinstance(value, bool) else str(value))
+
+
+# ---------- cards ----------
+class CardBuilder:
+    def __init__(self, rb: RulesetBuilder, doc: Doc, first_id: int) -> None:
+        self.rb, self.doc = rb, doc
+        self.texts = TextReader(doc, rb.names, rb.diags)
+        self.next_id = first_id
+
+    def build(self) -> dict[str, CardDef]:
+        out: dict[str, CardDef] = {}
+        for i, card in enumerate(self.doc.data.get("cards") or ()):
+            if not isinstance(card, dict) or "name" not in card:
+                continue
+            name = str(card["name"])
+            if name in out:
+                self.rb.diags.append(self.doc.diag(("cards", i, "name"), "DUPLICATE-CARD",
+                                                   f"card {name!r} is defined twice"))
+                continue
+            out[name] = self.card(i, card)
+        return out
+
+    def card(self, i: int, card: dict) -> CardDef:
+        at = ("cards", i)
+        props = {k: v for k, v in card.items()
+                 if k not in ("name", "text", "abilities", "effect", "condition")}
+        self._check_props(at, props)
+        abilities = []
+        for j, _text in enumerate(card.get("abilities") or ()):
+            ability = self.ability((*at, "abilities", j))
+            if ability is not None:
+                abilities.append(ability)
+        effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
+        cid = self.next_id
+        self.next_id += 1
+        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect)
+
+    def _check_props(self, at: tuple, props: dict) -> None:
+
+        pdefs = self.rb._properties()
+        for key, value in props.items():
+            pdef = pdefs.get(key)
+            if pdef is None:
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "UNKNOWN-PROPERTY", f"unknown card property '{key}'",
+                    did_you_mean(key, [*pdefs, "text", "abilities", "effect"])))
+            elif pdef.type == "number" and (not isinstance(value, int) or isinstance(value, bool)):
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}"))
+            elif pdef.type == "enum" and value not in pdef.values:
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",
+                    did_you_mean(str(value), pdef.values)))
+            elif pdef.type == "flag" and not isinstance(value, bool):
+                self.rb.diags.append(self.doc.diag((*at, key), "TYPE",
+                                                   f"'{key}' must be true or false"))
+
+    def ability(self, at: tuple) -> AbilityDef | None:
+        tree = self.texts.read(at, "ability")
+        if tree is None:
+            return None
+        c = self.rb.compiler
+        text = _get(self.doc.data, at)
+        cond = c.exprs.compile(tree.cond) if getattr(tree, "cond", None) is not None else None
+        if isinstance(tree, A.Trigger):
+            return AbilityDef("trigger", tree.event, cond, (), c.body(tree.body), text=text)
+        if isinstance(tree, A.Activated):
+            return AbilityDef("activated", "", None, c.body(tree.cost),
+                              c.body(tree.cost + tree.body), text=text)
+        if isinstance(tree, A.Static):
+            mods = tuple(c.modifier(m) for m in tree.modifiers)
+            return AbilityDef("static", "", cond, (), (), mods, text=text)
+        if isinstance(tree, A.Replacement):
+            return AbilityDef("replacement", tree.verb, cond, (), c.body(tree.body), text=text)
+        kind = "prohibition" if isinstance(tree, A.Prohibition) else "permission"
+        return AbilityDef(kind, tree.action, cond, (), (), text=text)
+
+
+def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
+    """Compile a ruleset and its card files; raise DiagnosticError listing every problem."""
+    rb = RulesetBuilder(ruleset_doc)
+    ruleset, program = rb.build()
+    cards: dict[str, CardDef] = {}
+    next_id = 0
+    for doc in card_docs:
+        builder = CardBuilder(rb, doc, next_id)
+        built = builder.build()
+        next_id = builder.next_id
+        for name, d in built.items():
+            if name in cards:
+                rb.diags.append(doc.diag(("cards",), "DUPLICATE-CARD",
+                                         f"card {name!r} is defined in more than one file"))
+            cards[name] = d
+    tokens = {}
+    for name, props in (ruleset.tokens or {}).items():
+        tokens[name] = CardDef(next_id, name, dict(props or {}), token=True)
+        next_id += 1
+    if rb.diags:
+        raise DiagnosticError(rb.diags)
+    return Game(ruleset, cards, program, tokens)

@@ -1,0 +1,74 @@
+"""What a bare name means in a ruleset: the one resolver the checker and compiler share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from interpreter.engine.primitives import PRIMITIVES, Param
+from interpreter.engine.state import CARD_ATTRS
+
+FUNCTIONS: dict[str, tuple[int, int, str]] = {
+    # name: (min args, max args, doc)
+    "count": (1, 1, "number of cards"),
+    "exists": (1, 1, "true when there is at least one card"),
+    "top": (1, 2, "the top n cards (default 1) of cards or a zone"),
+    "bottom": (1, 2, "the bottom n cards (default 1)"),
+    "max": (1, 9, "the largest number"),
+    "min": (1, 9, "the smallest number"),
+    "abs": (1, 1, "absolute value"),
+    "other": (1, 1, "the other player"),
+    "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
+}
+BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "it"}
+
+
+@dataclass
+class Names:
+    """Every name a ruleset declares, for resolving and for 'did you mean'."""
+
+    zones: dict[str, bool] = field(default_factory=dict)  # name -> shared
+    properties: set[str] = field(default_factory=set)
+    states: set[str] = field(default_factory=set)
+    enums: set[str] = field(default_factory=set)
+    resources: set[str] = field(default_factory=set)
+    counters: set[str] = field(default_factory=set)
+    verbs: dict[str, tuple[Param, ...]] = field(default_factory=dict)
+    events: set[str] = field(default_factory=set)
+    actions: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+    verb_events: dict[str, str] = field(default_factory=dict)
+
+    def card_field(self, name: str) -> bool:
+        return name in CARD_ATTRS or name in self.properties or name in self.states \
+            or name in self.counters
+
+    def callables(self) -> list[str]:
+        return [*PRIMITIVES, *self.verbs]
+
+    def expr_callables(self) -> list[str]:
+        return [*FUNCTIONS, *self.zones]
+
+    def params_of(self, name: str) -> tuple[Param, ...] | None:
+        if name in PRIMITIVES:
+            return PRIMITIVES[name].params
+        return self.verbs.get(name)
+
+    def value_names(self) -> list[str]:
+        return [*BUILTIN_VALUES, *self.states, *self.enums,
+                *(z for z, shared in self.zones.items() if shared)]
+
+
+ENGINE_EVENTS = {
+    "moved": ("card", "from_zone", "to_zone", "player"),
+    "shuffled": ("zone",),
+    "state": ("card", "state", "value"),
+    "flipped": ("card", "face"),
+    "resource": ("player", "name", "value", "delta"),
+    "counter": ("card", "name", "value", "delta"),
+    "revealed": ("cards",),
+    "created": ("card", "to_zone"),
+    "turn_start": ("player", "turn"),
+    "turn_end": ("player", "turn"),
+    "phase_start": ("phase", "player"),
+    "phase_end": ("phase", "player"),
+}

@@ -1,0 +1,133 @@
+"""Statements -> a flat tuple of VM instructions (jumps for if/for/repeat/may)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from interpreter.compile.exprs import ExprCompiler, Fn
+from interpreter.compile.names import Names
+from interpreter.engine import instructions as I
+from interpreter.engine.primitives import PRIMITIVES, Param
+from interpreter.lang import ast as A
+
+_keys = itertools.count()
+_BARE_WORD_TYPES = {"state", "name", "text"}
+
+
+class StmtCompiler:
+    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, Fn]] | None = None) -> None:
+        self.names = names
+        self.exprs = ExprCompiler(names)
+        self.verb_defaults = verb_defaults if verb_defaults is not None else {}
+
+    def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
+        code: list = list(head)
+        for s in stmts:
+            self._stmt(s, code)
+        code.extend(tail)
+        return tuple(code)
+
+    def _stmt(self, s: Any, code: list) -> None:
+        getattr(self, "_" + type(s).__name__.lower())(s, code)
+
+    def _block(self, stmts: A.Body, code: list) -> None:
+        for s in stmts:
+            self._stmt(s, code)
+
+    def _call(self, s: A.Call, code: list) -> None:
+        params = self.names.params_of(s.name) or ()
+        bound = self.bind(s, params)
+        if s.name in PRIMITIVES:
+            code.append(I.Exec(_primitive_call(PRIMITIVES[s.name].fn, bound)))
+        else:
+            defaults = self.verb_defaults.get(s.name, {})
+            args = tuple((p.name, bound.get(p.name) or defaults.get(p.name) or _none)
+                         for p in params)
+            code.append(I.CallVerb(s.name, args))
+
+    def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, Fn]:
+        """Arguments by position then by name; bare words for state/name/text parameters."""
+        bound: dict[str, Fn] = {}
+        by_name = {p.name: p for p in params}
+        for i, arg in enumerate(call.args):
+            param = by_name.get(arg.name) if arg.name else (params[i] if i < len(params) else None)
+            if param is None:
+                continue
+            if param.type in _BARE_WORD_TYPES and isinstance(arg.value, A.Name) \
+                    and not self._is_variable(arg.value.id):
+                word = arg.value.id
+                bound[param.name] = lambda g, env, w=word: w
+            else:
+                bound[param.name] = self.exprs.compile(arg.value)
+        return bound
+
+    def _is_variable(self, name: str) -> bool:
+        return name in ("you", "opponent", "self", "it", "card", "player")
+
+    def _if(self, s: A.If, code: list) -> None:
+        at = len(code)
+        code.append(None)
+        self._block(s.then, code)
+        if s.orelse:
+            jump = len(code)
+            code.append(None)
+            code[at] = I.JumpIfNot(self.exprs.compile(s.cond), len(code))
+            self._block(s.orelse, code)
+            code[jump] = I.Jump(len(code))
+        else:
+            code[at] = I.JumpIfNot(self.exprs.compile(s.cond), len(code))
+
+    def _may(self, s: A.May, code: list) -> None:
+        at = len(code)
+        code.append(None)
+        self._block(s.body, code)
+        by = self.exprs.compile(s.by) if s.by else None
+        code[at] = I.May(by, len(code), "use the optional effect?")
+
+    def _choose(self, s: A.Choose, code: list) -> None:
+        by = self.exprs.compile(s.by) if s.by else None
+        prompt = f"choose {'up to ' if s.up_to else ''}{{n}} for {s.name}"
+        code.append(I.Choose(f"#c{next(_keys)}", s.name, self.exprs.compile(s.count),
+                             self.exprs.compile(s.source), by, s.up_to, prompt))
+
+    def _foreach(self, s: A.ForEach, code: list) -> None:
+        self._loop(self.exprs.compile(s.source), False, s.name, s.body, code)
+
+    def _repeat(self, s: A.Repeat, code: list) -> None:
+        self._loop(self.exprs.compile(s.count), True, None, s.body, code)
+
+    def _loop(self, source: Fn, count: bool, name: str | None, body: A.Body, code: list) -> None:
+        key = f"#i{next(_keys)}"
+        code.append(I.IterInit(key, source, count))
+        head = len(code)
+        code.append(None)
+        self._block(body, code)
+        code.append(I.Jump(head))
+        code[head] = I.IterNext(key, name, len(code))
+
+    def _let(self, s: A.Let, code: list) -> None:
+        code.append(I.Let(s.name, self.exprs.compile(s.value)))
+
+    def _modify(self, s: A.Modify, code: list) -> None:
+        code.append(I.Modify(self.exprs.compile(s.target), s.prop, s.op,
+                             self.exprs.compile(s.value), s.until))
+
+    def _settle(self, s: A.Settle, code: list) -> None:
+        code.append(I.Settle())
+
+    def modifier(self, s: A.Modify) -> tuple:
+        return (self.exprs.compile(s.target), s.prop, s.op, self.exprs.compile(s.value))
+
+
+def _none(g: Any, env: dict) -> None:
+    return None
+
+
+def _primitive_call(fn: Any, bound: dict[str, Fn]) -> Fn:
+    items = tuple(bound.items())
+
+    def call(g: Any, env: dict) -> None:
+        fn(g, env, **{k: f(g, env) for k, f in items})
+
+    return call

@@ -1,0 +1,85 @@
+"""Diagnostics: the one error type every stage reports through.
+
+A stage never raises on bad input: it returns (or raises inside `DiagnosticError`)
+positioned `Diagnostic`s, which the CLI renders like a compiler would.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    hint: str = ""
+    ref: str = ""
+    severity: str = "error"
+    source_line: str = ""
+
+    def header(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
+
+    def render(self) -> str:
+        lines = [self.header()]
+        if self.source_line:
+            lines.append(f"    {self.source_line}")
+            lines.append("    " + _caret_pad(self.source_line, self.col) + "^")
+        if self.hint:
+            lines.append(f"  = help: {self.hint}")
+        if self.ref:
+            lines.append(f"  = rule: {self.ref}")
+        return "\n".join(lines)
+
+
+def _caret_pad(text: str, col: int) -> str:
+    # East Asian wide characters take two terminal cells.
+    import unicodedata
+
+    width = 0
+    for ch in text[: max(col - 1, 0)]:
+        width += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return " " * width
+
+
+class TcgError(Exception):
+    """Root of every error this package raises on purpose."""
+
+
+class DiagnosticError(TcgError):
+    """Input that cannot be used; carries the diagnostics that say why."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic], unusable: bool = False) -> None:
+        self.diagnostics = list(diagnostics)
+        self.unusable = unusable
+        super().__init__("\n".join(d.header() for d in self.diagnostics))
+
+
+@dataclass
+class Report:
+    """Collects diagnostics across files; knows the source text to quote."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    unusable: bool = False
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A 'did you mean' hint, or '' when nothing is close."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,1 @@
+"""The generic engine: game state, the resumable interpreter, triggers and state checks."""

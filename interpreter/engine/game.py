@@ -1,0 +1,140 @@
+"""Game: a compiled ruleset plus its card pool; makes fresh match states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.model import CardDef, Ruleset
+from interpreter.engine.state import Frame, GameState, ZoneRef
+from interpreter.engine.turn import OrderTriggers
+
+_OP_NAMES = {"=": "set", "+=": "add", "-=": "subtract"}
+
+
+class Game:
+    """Everything immutable about a match: rules, cards, and tables derived from them."""
+
+    def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
+                 tokens: dict[str, CardDef]) -> None:
+        self.ruleset = ruleset
+        self.cards = cards
+        self.tokens = tokens
+        self.program = program
+        self.order_code = (OrderTriggers(),)
+        self.ability_zone_set = frozenset(ruleset.ability_zones)
+        self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
+        self.clear_masks: dict[str, int] = {}
+        for s in ruleset.states.values():
+            if s.clear:
+                until = s.clear.removesuffix("_end")
+                self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
+        self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
+        self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
+        self.field_types = dict(_ENGINE_FIELD_TYPES)
+        for verb in ruleset.verbs.values():
+            self.field_types.update(zip(verb.params, verb.types, strict=False))
+        self._index_abilities()
+
+    def _index_abilities(self) -> None:
+        self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
+        self.static_keys: dict[str, set[str]] = {}
+        self.has_statics = False
+        for d in self.defs:
+            for idx, a in enumerate(d.abilities):
+                if a.kind == "trigger":
+                    per_def = self.triggers_on.setdefault(a.key, {})
+                    per_def[d.id] = (*per_def.get(d.id, ()), idx)
+                elif a.kind == "static":
+                    self.has_statics = True
+                else:
+                    self.static_keys.setdefault(a.kind, set()).add(a.key)
+
+    # ---------- modifiers ----------
+    def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
+        for op, amount, _stamp in sorted(mods, key=lambda m: (self._op_rank.get(m[0], 9), m[2])):
+            if op == "=":
+                value = amount
+            elif op == "+=":
+                value += amount
+            else:
+                value -= amount
+        return value
+
+    def static_mods(self, g: GameState) -> dict:
+        cached = g._statics
+        if cached is not None and cached[0] == g.version:
+            return cached[1]
+        g._statics = (g.version, {})  # while computing, reads see printed values
+        out: dict[tuple[int, str], list] = {}
+        for cid in g.live_cards():
+            for ability in g.defs[cid].abilities:
+                if ability.kind != "static":
+                    continue
+                env = vm.effect_env(g, cid, g.controller[cid])
+                if ability.cond is not None and not ability.cond(g, env):
+                    continue
+                for target, prop, op, value_fn in ability.modifiers:
+                    value = value_fn(g, env)
+                    if value is None:
+                        continue
+                    for t in vm.as_cards(g, target(g, env)):
+                        out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+        g._statics = (g.version, out)
+        return out
+
+    # ---------- building a match ----------
+    def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
+        cid = len(g.defs)
+        g.defs.append(d)
+        g.zone_of.append(zone)
+        g.flags.append(0)
+        g.face.append(self.ruleset.zones[zone.name].face == "up")
+        g.owner.append(owner)
+        g.controller.append(owner)
+        g.stamp.append(0)
+        return cid
+
+    def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
+                  log: bool = True) -> GameState:
+        """A match at its first decision. decks[p] maps a deck section to card names."""
+        g = GameState(self, seed)
+        g.log = [] if log else None
+        for name, zdef in self.ruleset.zones.items():
+            owners = [-1] if zdef.shared else list(g.players)
+            for p in owners:
+                g.zones[ZoneRef(name, p)] = []
+        for p in g.players:
+            g.res.append({k: v.get("initial", 0) for k, v in self.ruleset.resources.items()})
+            for section, names in decks[p].items():
+                zone = self.ruleset.deck["sections"][section]["zone"]
+                ref = g.zone_key(zone, p)
+                for card_name in names:
+                    g.zones[ref].append(self.new_card(g, self.cards[card_name], p, ref))
+        g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
+                              "game"))
+        vm.run(g)
+        return g
+
+    # ---------- presentation ----------
+    def show(self, g: GameState, field: str, value: Any) -> Any:
+        """A JSON-friendly form of an event field, for logs."""
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, ZoneRef):
+            return value.name if value.owner < 0 else f"{value.name}@P{value.owner + 1}"
+        kind = self.field_types.get(field, "any")
+        if kind == "player":
+            return f"P{value + 1}"
+        if isinstance(value, tuple):
+            return [self.show(g, field, v) for v in value]
+        if kind in ("cards", "card") and isinstance(value, int):
+            return self.card_label(g, value)
+        return value if isinstance(value, (int, float)) else str(value)
+
+    def card_label(self, g: GameState, cid: int) -> str:
+        return f"{g.defs[cid].name}#{cid}"
+
+
+_ENGINE_FIELD_TYPES = {"player": "player", "you": "player", "opponent": "player",
+                       "winner": "player", "card": "cards", "cards": "cards", "ability": "any"}

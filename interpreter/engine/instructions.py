@@ -1,0 +1,216 @@
+"""VM instructions. Each is immutable code; all run-time data lives in the frame's env.
+
+An instruction either finishes (advancing `f.pc`) or asks a question through
+`vm.ask` and leaves `f.pc` where it is; the answer comes back through `resume`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.state import Frame, GameState
+
+Fn = Callable[[GameState, dict], Any]
+DONE = "done"
+
+
+class Instr:
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        raise NotImplementedError
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        raise NotImplementedError(type(self).__name__)
+
+
+class Exec(Instr):
+    """Run a primitive (already bound to its argument closures)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Fn) -> None:
+        self.fn = fn
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        self.fn(g, f.env)
+
+
+class Jump(Instr):
+    __slots__ = ("target",)
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc = self.target
+
+
+class JumpIfNot(Instr):
+    __slots__ = ("cond", "target")
+
+    def __init__(self, cond: Fn, target: int) -> None:
+        self.cond, self.target = cond, target
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc = f.pc + 1 if self.cond(g, f.env) else self.target
+
+
+class Let(Instr):
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: Fn) -> None:
+        self.name, self.value = name, value
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        f.env[self.name] = self.value(g, f.env)
+
+
+class IterInit(Instr):
+    """Fix the items of a `for each` (cards) or `repeat` (a count) before the loop runs."""
+
+    __slots__ = ("key", "source", "count")
+
+    def __init__(self, key: str, source: Fn, count: bool) -> None:
+        self.key, self.source, self.count = key, source, count
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        value = self.source(g, f.env)
+        items = tuple(range(max(value or 0, 0))) if self.count else vm.as_cards(g, value)
+        f.env[self.key] = (items, 0)
+
+
+class IterNext(Instr):
+    __slots__ = ("key", "name", "end")
+
+    def __init__(self, key: str, name: str | None, end: int) -> None:
+        self.key, self.name, self.end = key, name, end
+
+    def run(self, g: GameState, f: Frame) -> None:
+        items, i = f.env[self.key]
+        if i >= len(items):
+            f.pc = self.end
+            return
+        f.env[self.key] = (items, i + 1)
+        if self.name:
+            f.env[self.name] = items[i]
+        f.pc += 1
+
+
+class Choose(Instr):
+    """Pick `count` cards one at a time from candidates fixed when the choice starts."""
+
+    __slots__ = ("key", "name", "count", "source", "by", "up_to", "prompt")
+
+    def __init__(self, key: str, name: str, count: Fn, source: Fn, by: Fn | None,
+                 up_to: bool, prompt: str) -> None:
+        self.key, self.name, self.count, self.source = key, name, count, source
+        self.by, self.up_to, self.prompt = by, up_to, prompt
+
+    def run(self, g: GameState, f: Frame) -> None:
+        state = f.env.get(self.key)
+        if state is None:
+            cands = vm.as_cards(g, self.source(g, f.env))
+            need = min(max(self.count(g, f.env) or 0, 0), len(cands))
+            state = (cands, need, ())
+            f.env[self.key] = state
+        cands, need, chosen = state
+        remaining = tuple(c for c in cands if c not in chosen)
+        if len(chosen) >= need or not remaining:
+            return self._finish(f, chosen)
+        if not self.up_to and len(remaining) == need - len(chosen):
+            return self._finish(f, chosen + remaining)
+        options = remaining + ((DONE,) if self.up_to else ())
+        player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+        vm.ask(g, player, "choose", options, self.prompt)
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        cands, need, chosen = f.env[self.key]
+        if option == DONE:
+            self._finish(f, chosen)
+        else:
+            f.env[self.key] = (cands, need, chosen + (option,))
+
+    def _finish(self, f: Frame, chosen: tuple) -> None:
+        del f.env[self.key]
+        f.env[self.name] = chosen
+        f.pc += 1
+
+
+class May(Instr):
+    """Ask yes/no; on no, jump past the optional block."""
+
+    __slots__ = ("by", "skip", "prompt")
+
+    def __init__(self, by: Fn | None, skip: int, prompt: str) -> None:
+        self.by, self.skip, self.prompt = by, skip, prompt
+
+    def run(self, g: GameState, f: Frame) -> None:
+        player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+        vm.ask(g, player, "may", (True, False), self.prompt)
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        f.pc = f.pc + 1 if option else self.skip
+
+
+class CallVerb(Instr):
+    """Call a ruleset verb: bind its parameters, honour prohibitions and replacements."""
+
+    __slots__ = ("verb", "args")
+
+    def __init__(self, verb: str, args: tuple[tuple[str, Fn], ...]) -> None:
+        self.verb, self.args = verb, args
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        params = {name: fn(g, f.env) for name, fn in self.args}
+        vm.call_verb(g, self.verb, params, f.env)
+
+
+class Modify(Instr):
+    """Add a modifier to each target card; the value is fixed now."""
+
+    __slots__ = ("target", "prop", "op", "value", "until")
+
+    def __init__(self, target: Fn, prop: str, op: str, value: Fn, until: str | None) -> None:
+        self.target, self.prop, self.op, self.value, self.until = target, prop, op, value, until
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        value = self.value(g, f.env)
+        if value is None:
+            return
+        for cid in vm.as_cards(g, self.target(g, f.env)):
+            g.clock += 1
+            g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
+        g.version += 1
+
+
+class Settle(Instr):
+    """A timing point: triggered abilities waiting now resolve before the code goes on."""
+
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        vm.checkpoint(g)
+
+
+class Emit(Instr):
+    """Announce that a verb or action happened, so triggers can see it."""
+
+    __slots__ = ("event", "fields")
+
+    def __init__(self, event: str, fields: tuple[str, ...]) -> None:
+        self.event, self.fields = event, fields
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        env = f.env
+        vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
+                lookback=env.get("#live", ()))

@@ -1,0 +1,133 @@
+"""The compiled game: ruleset definitions and card definitions, immutable at run time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+Code = tuple  # a tuple of VM instructions
+ExprFn = Callable[[Any, dict], Any]
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    name: str
+    shared: bool = False
+    ordered: bool = False
+    visibility: str = "public"  # public | owner | hidden
+    face: str = "up"  # default face of a card put here
+    capacity: int | None = None
+
+
+@dataclass(frozen=True)
+class PropDef:
+    name: str
+    type: str  # number | text | enum | flag
+    default: Any = None
+    min: int | None = None
+    max: int | None = None
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StateDef:
+    name: str
+    index: int
+    hides_properties: bool = False
+    clear: str | None = None  # turn_end | phase_end
+
+
+@dataclass(frozen=True)
+class AbilityDef:
+    """One ability of a card, compiled."""
+
+    kind: str  # trigger | activated | static | replacement | prohibition | permission
+    key: str  # trigger event / verb / action name
+    cond: ExprFn | None
+    cost: Code
+    body: Code
+    modifiers: tuple = ()  # static: (target_fn, prop, op, value_fn)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class CardDef:
+    id: int
+    name: str
+    props: dict[str, Any]
+    abilities: tuple[AbilityDef, ...] = ()
+    effect: Code = ()
+    condition: ExprFn | None = None
+    token: bool = False
+
+    def abilities_of(self, kind: str) -> tuple[AbilityDef, ...]:
+        return tuple(a for a in self.abilities if a.kind == kind)
+
+
+@dataclass(frozen=True)
+class VerbDef:
+    name: str
+    params: tuple[str, ...]
+    types: tuple[str, ...]
+    defaults: dict[str, ExprFn]
+    body: Code
+    event: str
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    name: str
+    label: str
+    cards: ExprFn | None  # candidates for `card`
+    abilities: bool  # enumerate the activated abilities of the candidates
+    requires: ExprFn | None
+    body: Code
+    limit: tuple[int, str] | None  # (count, per: phase | turn)
+    ref: str = ""
+    by: str = "turn_player"
+
+
+@dataclass(frozen=True)
+class PhaseDef:
+    name: str
+    when: ExprFn | None
+    body: Code
+    actions: tuple[str, ...]
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class LossRule:
+    cond: ExprFn
+    reason: str
+    ref: str = ""
+    outcome: str = "lose"  # lose | win
+
+
+@dataclass
+class Ruleset:
+    id: str
+    name: str
+    players: int
+    resolution: str  # stack | queue
+    simultaneous_loss: str  # draw | turn_player_loses
+    ability_zones: tuple[str, ...]
+    modifier_order: tuple[str, ...]
+    zones: dict[str, ZoneDef]
+    properties: dict[str, PropDef]
+    states: dict[str, StateDef]
+    resources: dict[str, dict]
+    counters: tuple[str, ...]
+    enum_values: dict[str, str]
+    verbs: dict[str, VerbDef] = field(default_factory=dict)
+    actions: dict[str, ActionDef] = field(default_factory=dict)
+    phases: tuple[PhaseDef, ...] = ()
+    setup: Code = ()
+    end_rules: tuple[LossRule, ...] = ()
+    turn_limit: int = 200
+    deck: dict = field(default_factory=dict)
+    tokens: dict[str, dict] = field(default_factory=dict)
+    path: str = ""
+    raw: dict = field(default_factory=dict)

@@ -1,0 +1,90 @@
+"""What one player may see: observations and option labels. Never the hidden state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.instructions import DONE
+from interpreter.engine.state import GameState
+from interpreter.engine.turn import PASS
+
+
+def visible(g: GameState, cid: int, viewer: int | None) -> bool:
+    """viewer None: the omniscient log."""
+    if viewer is None:
+        return True
+    ref = g.zone_of[cid]
+    vis = g.game.ruleset.zones[ref.name].visibility
+    if vis == "hidden":
+        return False
+    if g.owner[cid] == viewer:
+        return True
+    return vis == "public" and g.face[cid]
+
+
+def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
+    if not visible(g, cid, viewer):
+        return {"hidden": True}
+    d = g.defs[cid]
+    view: dict[str, Any] = {"id": cid, "name": d.name}
+    states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
+    if states:
+        view["states"] = states
+    if not g.face[cid]:
+        view["face_down"] = True
+    for prop, pdef in g.game.ruleset.properties.items():
+        if pdef.type == "number" and prop in d.props:
+            value = g.get(cid, prop)
+            if value is not None:
+                view[prop] = value
+    counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v}
+    if counters:
+        view["counters"] = counters
+    return view
+
+
+def observation(g: GameState, viewer: int) -> dict:
+    zones = {}
+    for ref, cards in g.zones.items():
+        key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
+        zones[key] = [card_view(g, c, viewer) for c in cards]
+    obs = {
+        "you": f"P{viewer + 1}", "turn": g.turn, "turn_player": f"P{g.turn_player + 1}",
+        "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
+        "zones": zones,
+    }
+    if g.decision is not None and g.decision.player == viewer:
+        obs["options"] = [label(g, o, viewer) for o in g.decision.options]
+    return obs
+
+
+def label(g: GameState, option: Any, viewer: int | None) -> str:
+    """A readable name for an option, as `viewer` may see it."""
+    if option == PASS:
+        return f"end the {g.phase} phase" if g.phase else "pass"
+    if option == DONE:
+        return "done"
+    if option is True:
+        return "yes"
+    if option is False:
+        return "no"
+    if isinstance(option, int):
+        return card_label(g, option, viewer)
+    if isinstance(option, tuple) and len(option) == 3 and isinstance(option[0], str):
+        name, card, idx = option
+        text = g.game.ruleset.actions[name].label
+        text = text.replace("{card}", card_label(g, card, viewer) if card is not None else "")
+        if idx is not None:
+            text += f" [{g.defs[card].abilities[idx].text}]"
+        return text
+    if isinstance(option, tuple) and len(option) == 4:  # a triggered ability
+        cid, idx = option[0], option[1]
+        return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}"
+    return str(option)
+
+
+def card_label(g: GameState, cid: int, viewer: int | None) -> str:
+    if not visible(g, cid, viewer):
+        ref = g.zone_of[cid]
+        return f"a hidden card in {ref.name}@P{ref.owner + 1}"
+    return f"{g.defs[cid].name}#{cid}"

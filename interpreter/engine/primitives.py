@@ -1,0 +1,183 @@
+"""The engine's primitive operations. Rulesets build their own verbs from these.
+
+Each primitive mutates the state one atomic step at a time and runs the state
+checks after each step, so a loss ends the game in the middle of an effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str  # cards | zone | player | number | text | state | name | any | ability | bool
+    default: Any = ...
+
+
+@dataclass(frozen=True)
+class Primitive:
+    fn: Callable
+    params: tuple[Param, ...]
+    doc: str
+
+
+def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
+         face: str | None = None) -> None:
+    zdef = g.game.ruleset.zones[to.name]
+    for cid in vm.as_cards(g, cards):
+        dest = g.zones[to]
+        if zdef.capacity is not None and len(dest) >= zdef.capacity and g.zone_of[cid] != to:
+            if g.log is not None:
+                g.log.append({"e": "move_failed", "card": g.game.show(g, "card", cid),
+                              "to": _zone_label(to), "why": "zone is full"})
+            continue
+        src = g.zone_of[cid]
+        g.zones[src].remove(cid)
+        if position == "bottom":
+            dest.append(cid)
+        else:
+            dest.insert(0, cid)
+        _enter(g, cid, to, zdef.face if face is None else face)
+        lookback = (cid,) if src.name in g.game.ability_zone_set else ()
+        vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
+                             "player": g.owner[cid]}, lookback)
+        vm.check_end(g)
+
+
+def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
+    """A card that changes zones is a new object: states, counters and modifiers go."""
+    g.zone_of[cid] = to
+    g.flags[cid] = 0
+    g.face[cid] = face == "up"
+    g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
+    g.clock += 1
+    g.stamp[cid] = g.clock
+    if g.mods:
+        g.mods = [m for m in g.mods if m[0] != cid]
+    if g.counters:
+        for key in [k for k in g.counters if k[0] == cid]:
+            del g.counters[key]
+
+
+def _zone_label(ref: ZoneRef) -> str:
+    return ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
+
+
+def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
+    g.rng.shuffle(g.zones[zone])
+    vm.emit(g, "shuffled", {"zone": zone})
+
+
+def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
+    bit = 1 << g.game.ruleset.states[state].index
+    for cid in vm.as_cards(g, cards):
+        if bool(g.flags[cid] & bit) == bool(value):
+            continue
+        g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
+        vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
+        vm.check_end(g)
+
+
+def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
+    for cid in vm.as_cards(g, cards):
+        g.face[cid] = face == "up"
+        vm.emit(g, "flipped", {"card": cid, "face": face})
+
+
+def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
+    _set_number(g, target, name, lambda old: old + (n or 0))
+
+
+def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
+    _set_number(g, target, name, lambda old: n or 0)
+
+
+def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int]) -> None:
+    if name in g.game.ruleset.resources:
+        spec = g.game.ruleset.resources[name]
+        old = g.res[target].get(name, 0)
+        value = new(old)
+        if spec.get("min") is not None:
+            value = max(value, spec["min"])
+        g.res[target][name] = value
+        vm.emit(g, "resource", {"player": target, "name": name, "value": value, "delta": value - old})
+    else:
+        for cid in vm.as_cards(g, target):
+            old = g.counters.get((cid, name), 0)
+            value = max(new(old), 0)
+            g.counters[(cid, name)] = value
+            vm.emit(g, "counter", {"card": cid, "name": name, "value": value, "delta": value - old})
+    vm.check_end(g)
+
+
+def reveal(g: GameState, env: dict, cards: Any) -> None:
+    vm.emit(g, "revealed", {"cards": vm.as_cards(g, cards)})
+
+
+def win(g: GameState, env: dict, player: int, reason: str = "an effect") -> None:
+    raise GameOver(Result(player, f"P{player + 1} wins: {reason}"))
+
+
+def lose(g: GameState, env: dict, player: int, reason: str = "an effect") -> None:
+    raise GameOver(Result(g.other(player), f"P{player + 1} loses: {reason}"))
+
+
+def draw_game(g: GameState, env: dict, reason: str = "an effect") -> None:
+    raise GameOver(Result(None, f"draw: {reason}"))
+
+
+def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
+           n: int = 1) -> None:
+    for _ in range(max(n or 0, 0)):
+        cid = g.game.new_card(g, g.game.tokens[name], to.owner if to.owner >= 0 else env["you"],
+                              to)
+        g.zones[to].insert(0, cid)
+        zdef = g.game.ruleset.zones[to.name]
+        _enter(g, cid, to, zdef.face if face is None else face)
+        vm.emit(g, "created", {"card": cid, "to_zone": to.name})
+        vm.check_end(g)
+
+
+def resolve(g: GameState, env: dict, ability: Any) -> None:
+    cid, idx = ability
+    body = g.defs[cid].abilities[idx].body
+    g.frames.append(Frame(body, vm.effect_env(g, cid, g.controller[cid]), "effect"))
+
+
+def run(g: GameState, env: dict, card: Any) -> None:
+    for cid in vm.as_cards(g, card):
+        g.frames.append(Frame(g.defs[cid].effect, vm.effect_env(g, cid, env["you"]), "effect"))
+
+
+P = Param
+PRIMITIVES: dict[str, Primitive] = {
+    "move": Primitive(move, (P("cards", "cards"), P("to", "zone"), P("position", "text", "top"),
+                             P("face", "text", None)),
+                      "move cards to a zone, one at a time (top or bottom; face up or down)"),
+    "shuffle": Primitive(shuffle, (P("zone", "zone"),), "shuffle a zone with the match RNG"),
+    "set": Primitive(set_state, (P("cards", "cards"), P("state", "state"), P("value", "bool", True)),
+                     "set or clear a card state"),
+    "flip": Primitive(flip, (P("cards", "cards"), P("face", "text")), "turn cards face up or down"),
+    "change": Primitive(change, (P("target", "any"), P("name", "name"), P("n", "number")),
+                        "add n to a player resource or a card counter"),
+    "assign": Primitive(assign, (P("target", "any"), P("name", "name"), P("n", "number")),
+                        "set a player resource or a card counter to n"),
+    "reveal": Primitive(reveal, (P("cards", "cards"),), "show cards to every player"),
+    "win": Primitive(win, (P("player", "player"), P("reason", "text", "an effect")),
+                     "the player wins now"),
+    "lose": Primitive(lose, (P("player", "player"), P("reason", "text", "an effect")),
+                      "the player loses now"),
+    "draw_game": Primitive(draw_game, (P("reason", "text", "an effect"),), "the game is a draw"),
+    "create": Primitive(create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
+                                 P("n", "number", 1)), "create token cards in a zone"),
+    "resolve": Primitive(resolve, (P("ability", "ability"),),
+                         "pay an activated ability's cost and resolve it"),
+    "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
+}

@@ -1,0 +1,197 @@
+"""GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from interpreter.engine.model import CardDef
+
+
+class ZoneRef(NamedTuple):
+    name: str
+    owner: int  # -1 for a shared zone
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A question the engine asks one player; `options` are plain values."""
+
+    player: int
+    kind: str  # action | choose | may | order
+    options: tuple
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Result:
+    winner: int | None  # None: a draw
+    reason: str
+    ref: str = ""
+    turns: int = 0
+
+
+class GameOver(Exception):
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.reason)
+        self.result = result
+
+
+class Frame:
+    """One running piece of code: instructions, program counter, variables."""
+
+    __slots__ = ("code", "pc", "env", "kind")
+
+    def __init__(self, code: tuple, env: dict, kind: str = "block") -> None:
+        self.code, self.pc, self.env, self.kind = code, 0, env, kind
+
+    def copy(self) -> Frame:
+        f = Frame(self.code, dict(self.env), self.kind)
+        f.pc = self.pc
+        return f
+
+
+class GameState:
+    __slots__ = (
+        "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
+        "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
+        "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
+        "decisions", "_statics",
+    )
+
+    def __init__(self, game: Any, seed: int) -> None:
+        self.game = game
+        self.defs: list[CardDef] = []
+        self.zone_of: list[ZoneRef] = []
+        self.zones: dict[ZoneRef, list[int]] = {}
+        self.flags: list[int] = []
+        self.face: list[bool] = []
+        self.owner: list[int] = []
+        self.controller: list[int] = []
+        self.counters: dict[tuple[int, str], int] = {}
+        self.stamp: list[int] = []  # when each card entered its zone
+        self.res: list[dict[str, int]] = []
+        self.turn = 0
+        self.turn_player = 0
+        self.phase = ""
+        self.frames: list[Frame] = []
+        self.pending: list[tuple] = []  # triggered, not yet ordered
+        self.queue: list[tuple] = []  # ordered, waiting (queue resolution)
+        self.decision: Decision | None = None
+        self.result: Result | None = None
+        self.rng = random.Random(seed)
+        self.version = 0
+        self.mods: list[tuple] = []  # (cid, prop, op, value, until, stamp)
+        self.counts: dict[tuple, int] = {}
+        self.log: list[dict] | None = []
+        self.clock = 0
+        self.steps = 0
+        self.decisions = 0
+        self._statics: tuple[int, dict] | None = None
+
+    # ---------- clone ----------
+    def clone(self, keep_log: bool = False) -> GameState:
+        g = GameState.__new__(GameState)
+        g.game = self.game
+        g.defs = list(self.defs)
+        g.zone_of = list(self.zone_of)
+        g.zones = {k: list(v) for k, v in self.zones.items()}
+        g.flags = list(self.flags)
+        g.face = list(self.face)
+        g.owner = list(self.owner)
+        g.controller = list(self.controller)
+        g.counters = dict(self.counters)
+        g.stamp = list(self.stamp)
+        g.res = [dict(r) for r in self.res]
+        g.turn, g.turn_player, g.phase = self.turn, self.turn_player, self.phase
+        g.frames = [f.copy() for f in self.frames]
+        g.pending = list(self.pending)
+        g.queue = list(self.queue)
+        g.decision, g.result = self.decision, self.result
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.version = self.version
+        g.mods = list(self.mods)
+        g.counts = dict(self.counts)
+        g.log = list(self.log) if keep_log and self.log is not None else None
+        g.clock, g.steps, g.decisions = self.clock, self.steps, self.decisions
+        g._statics = self._statics
+        return g
+
+    # ---------- queries ----------
+    @property
+    def players(self) -> range:
+        return range(self.game.ruleset.players)
+
+    def other(self, player: int) -> int:
+        return (player + 1) % self.game.ruleset.players
+
+    def zone_key(self, name: str, owner: int) -> ZoneRef:
+        return ZoneRef(name, -1 if self.game.ruleset.zones[name].shared else owner)
+
+    def cards_in(self, ref: ZoneRef) -> tuple[int, ...]:
+        return tuple(self.zones[ref])
+
+    def has_state(self, cid: int, state: str) -> bool:
+        return bool(self.flags[cid] >> self.game.ruleset.states[state].index & 1)
+
+    def hidden_props(self, cid: int) -> bool:
+        return bool(self.flags[cid] & self.game.hiding_mask)
+
+    def get(self, cid: int, prop: str) -> Any:
+        """A card's property after every modifier, clamped; None when it cannot be seen."""
+        attr = _CARD_ATTRS.get(prop)
+        if attr is not None:
+            return attr(self, cid)
+        if prop in self.game.ruleset.states:
+            return self.has_state(cid, prop)
+        if self.flags[cid] & self.game.hiding_mask:
+            return None
+        pdef = self.game.ruleset.properties.get(prop)
+        value = self.defs[cid].props.get(prop, pdef.default if pdef else None)
+        if pdef is None or pdef.type != "number":
+            return value
+        mods = self._mods_for(cid, prop)
+        if mods:
+            value = self.game.apply_modifiers(value or 0, mods)
+        if pdef.min is not None and value is not None and value < pdef.min:
+            value = pdef.min
+        if pdef.max is not None and value is not None and value > pdef.max:
+            value = pdef.max
+        return value
+
+    def _mods_for(self, cid: int, prop: str) -> list[tuple[str, int, int]]:
+        out = [(op, v, s) for (c, p, op, v, _u, s) in self.mods if c == cid and p == prop]
+        if self.game.has_statics:
+            out.extend(self.game.static_mods(self).get((cid, prop), ()))
+        return out
+
+    def resource(self, player: int, name: str) -> int:
+        return self.res[player].get(name, 0)
+
+    def counter(self, cid: int, name: str) -> int:
+        return self.counters.get((cid, name), 0)
+
+    def live_cards(self) -> list[int]:
+        """Cards whose abilities work now (in the ruleset's ability zones)."""
+        out: list[int] = []
+        for ref, cards in self.zones.items():
+            if ref.name in self.game.ability_zone_set:
+                out.extend(cards)
+        return out
+
+
+def _zone_name(g: GameState, cid: int) -> str:
+    return g.zone_of[cid].name
+
+
+_CARD_ATTRS = {
+    "name": lambda g, c: None if g.flags[c] & g.game.hiding_mask else g.defs[c].name,
+    "owner": lambda g, c: g.owner[c],
+    "controller": lambda g, c: g.controller[c],
+    "zone": _zone_name,
+    "face_up": lambda g, c: g.face[c],
+    "token": lambda g, c: g.defs[c].token,
+}
+CARD_ATTRS = frozenset(_CARD_ATTRS)

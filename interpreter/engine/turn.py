@@ -1,0 +1,210 @@
+"""The turn structure as VM instructions: turns, phases, action windows, trigger ordering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.instructions import Instr
+from interpreter.engine.model import ActionDef, PhaseDef
+from interpreter.engine.state import Frame, GameOver, GameState, Result
+
+PASS = ("pass",)
+
+
+class TurnStart(Instr):
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        limit = g.game.ruleset.turn_limit
+        if g.turn >= limit:
+            raise GameOver(Result(None, f"turn limit: {limit} turns reached", "limits.turns"))
+        g.turn += 1
+        f.env.update(you=g.turn_player, opponent=g.other(g.turn_player))
+        vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
+
+
+class PhaseStart(Instr):
+    """Enter a phase, or skip it when its `if` condition does not hold."""
+
+    __slots__ = ("phase", "skip")
+
+    def __init__(self, phase: PhaseDef, skip: int) -> None:
+        self.phase, self.skip = phase, skip
+
+    def run(self, g: GameState, f: Frame) -> None:
+        if self.phase.when is not None and not self.phase.when(g, f.env):
+            f.pc = self.skip
+            return
+        f.pc += 1
+        g.phase = self.phase.name
+        vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player})
+
+
+class Window(Instr):
+    """The turn player acts: any legal action of this phase, or pass to end the phase."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: PhaseDef) -> None:
+        self.phase = phase
+
+    def run(self, g: GameState, f: Frame) -> None:
+        if g.pending or g.queue:
+            vm.checkpoint(g)
+            return
+        options = legal_actions(g, self.phase)
+        if not options:
+            f.pc += 1
+            return
+        vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase")
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        if option == PASS:
+            f.pc += 1
+        else:
+            start_action(g, option)
+
+
+class PhaseEnd(Instr):
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: PhaseDef) -> None:
+        self.phase = phase
+
+    def run(self, g: GameState, f: Frame) -> None:
+        if g.pending or g.queue:
+            vm.checkpoint(g)
+            return
+        f.pc += 1
+        vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
+        expire(g, "phase")
+
+
+class TurnEnd(Instr):
+    __slots__ = ("loop",)
+
+    def __init__(self, loop: int) -> None:
+        self.loop = loop
+
+    def run(self, g: GameState, f: Frame) -> None:
+        if g.pending or g.queue:
+            vm.checkpoint(g)
+            return
+        vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn})
+        expire(g, "turn")
+        g.turn_player = g.other(g.turn_player)
+        f.pc = self.loop
+
+
+def expire(g: GameState, until: str) -> None:
+    """End modifiers, states and action counts that last until the end of a phase or turn."""
+    if any(m[4] == until for m in g.mods):
+        g.mods = [m for m in g.mods if m[4] != until]
+    mask = g.game.clear_masks.get(until, 0)
+    if mask:
+        g.flags = [x & ~mask for x in g.flags]
+    if g.counts:
+        g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
+    g.version += 1
+
+
+class OrderTriggers(Instr):
+    """Turn player first, each player orders their own simultaneous triggered abilities."""
+
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        env = f.env
+        if "groups" not in env:
+            batch, g.pending = g.pending, []
+            env["groups"] = [[t for t in batch if t[2] == p] for p in vm.apnap(g)]
+            env["ordered"] = []
+        groups = [grp for grp in env["groups"] if grp]
+        env["groups"] = groups
+        if not groups:
+            g.frames.pop()
+            vm.deliver(g, env["ordered"])
+            return
+        group = groups[0]
+        if len(group) == 1:
+            env["ordered"].append(group.pop())
+            return
+        vm.ask(g, group[0][2], "order", tuple(group), "which triggered ability resolves next")
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        group = f.env["groups"][0]
+        group.remove(option)
+        f.env["ordered"].append(option)
+
+
+# ---------- player actions ----------
+def legal_actions(g: GameState, phase: PhaseDef) -> tuple:
+    out: list[tuple] = []
+    for name in phase.actions:
+        adef = g.game.ruleset.actions[name]
+        if adef.limit and g.counts.get((name, adef.limit[1]), 0) >= adef.limit[0]:
+            continue
+        out.extend(_candidates(g, adef))
+    return tuple(out)
+
+
+def _candidates(g: GameState, adef: ActionDef):
+    env = action_env(g, adef, None, None)
+    if adef.cards is None:
+        if _allowed(g, adef, env):
+            yield (adef.name, None, None)
+        return
+    for cid in vm.as_cards(g, adef.cards(g, env)):
+        env["card"] = cid
+        if not adef.abilities:
+            if _allowed(g, adef, env):
+                yield (adef.name, cid, None)
+            continue
+        for idx, ability in enumerate(g.defs[cid].abilities):
+            if ability.kind == "activated":
+                env["ability"] = (cid, idx)
+                if _allowed(g, adef, env):
+                    yield (adef.name, cid, idx)
+
+
+def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
+    fields = {k: env[k] for k in ("card", "player", "ability") if k in env}
+    if vm.forbidden(g, adef.name, fields):
+        return False
+    if adef.requires is None or adef.requires(g, env):
+        return True
+    return vm.permitted(g, adef.name, fields)
+
+
+def action_env(g: GameState, adef: ActionDef, card: int | None, idx: int | None) -> dict:
+    tp = g.turn_player
+    env = {"you": tp, "opponent": g.other(tp), "player": tp, "self": None, "card": card}
+    if idx is not None:
+        env["ability"] = (card, idx)
+    return env
+
+
+def start_action(g: GameState, option: tuple) -> None:
+    name, card, idx = option
+    adef = g.game.ruleset.actions[name]
+    if adef.limit:
+        key = (name, adef.limit[1])
+        g.counts[key] = g.counts.get(key, 0) + 1
+    g.frames.append(Frame(adef.body, action_env(g, adef, card, idx), "effect"))
+
+
+class Push(Instr):
+    """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: tuple) -> None:
+        self.code = code
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        if self.code:
+            env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
+            g.frames.append(Frame(self.code, env, "effect"))

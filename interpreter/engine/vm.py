@@ -1,0 +1,229 @@
+"""The run loop: execute frames until a player must decide or the game ends.
+
+Also the engine's event machinery: emitting events, collecting triggered abilities,
+ordering them turn player first, resolving them as a stack or a queue, and the
+state checks that end the game at the instant a rule says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
+
+MAX_STEPS_PER_DECISION = 200_000
+
+
+def run(g: GameState) -> None:
+    """Execute until a decision is pending or the game is over."""
+    frames = g.frames
+    steps = 0
+    try:
+        while g.decision is None and g.result is None:
+            if not frames:
+                raise GameOver(Result(None, "the game program ended", turns=g.turn))
+            f = frames[-1]
+            if f.pc >= len(f.code):
+                frames.pop()
+                if f.kind in ("effect", "trigger"):
+                    _after_effect(g)
+                continue
+            f.code[f.pc].run(g, f)
+            steps += 1
+            if steps > MAX_STEPS_PER_DECISION:
+                raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
+                                            "without a decision", turns=g.turn))
+    except GameOver as over:
+        finish(g, over.result)
+
+
+def finish(g: GameState, result: Result) -> None:
+    g.result = Result(result.winner, result.reason, result.ref, g.turn)
+    g.decision = None
+    g.frames.clear()
+    if g.log is not None:
+        g.log.append({"e": "game_over", "winner": _player(result.winner),
+                      "reason": result.reason, "ref": result.ref, "turns": g.turn})
+
+
+def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
+    g.decision = Decision(player, kind, options, prompt)
+
+
+def answer(g: GameState, option: Any) -> None:
+    """Resume the instruction that asked, with the chosen option, and run on."""
+    g.decision = None
+    g.decisions += 1
+    f = g.frames[-1]
+    f.code[f.pc].resume(g, f, option)
+    run(g)
+
+
+# ---------- values ----------
+def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, ZoneRef):
+        return tuple(g.zones[value])
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def effect_env(g: GameState, source: int | None, controller: int) -> dict:
+    return {"self": source, "you": controller, "opponent": g.other(controller)}
+
+
+def _player(p: int | None) -> str | None:
+    return None if p is None else f"P{p + 1}"
+
+
+# ---------- events and triggers ----------
+def emit(g: GameState, name: str, fields: dict, lookback: tuple = ()) -> None:
+    g.version += 1
+    if g.log is not None:
+        g.log.append({"e": name, **{k: g.game.show(g, k, v) for k, v in fields.items()}})
+    index = g.game.triggers_on.get(name)
+    if index is None:
+        return
+    live = g.live_cards()
+    live.extend(c for c in lookback if c not in live)
+    for cid in live:
+        for idx in index.get(g.defs[cid].id, ()):
+            ability = g.defs[cid].abilities[idx]
+            controller = g.controller[cid]
+            env = effect_env(g, cid, controller)
+            env.update(fields)
+            if ability.cond is None or ability.cond(g, env):
+                g.pending.append((cid, idx, controller, tuple(fields.items())))
+
+
+def checkpoint(g: GameState) -> None:
+    """Order the waiting triggered abilities (turn player first) and start resolving them."""
+    if g.pending:
+        g.frames.append(Frame(g.game.order_code, {}, "order"))
+    elif g.queue:
+        _pump_queue(g)
+
+
+def _after_effect(g: GameState) -> None:
+    checkpoint(g)
+
+
+def _pump_queue(g: GameState) -> None:
+    if g.queue and not any(f.kind in ("trigger", "order") for f in g.frames):
+        push_trigger(g, g.queue.pop(0))
+
+
+def deliver(g: GameState, ordered: list[tuple]) -> None:
+    """Hand an ordered batch to the ruleset's resolution model."""
+    if g.game.ruleset.resolution == "queue":
+        g.queue.extend(ordered)
+        _pump_queue(g)
+    else:
+        for trig in reversed(ordered):
+            push_trigger(g, trig)
+
+
+def push_trigger(g: GameState, trig: tuple) -> None:
+    cid, idx, controller, fields = trig
+    env = effect_env(g, cid, controller)
+    env.update(fields)
+    g.frames.append(Frame(g.defs[cid].abilities[idx].body, env, "trigger"))
+
+
+def apnap(g: GameState) -> list[int]:
+    tp = g.turn_player
+    n = g.game.ruleset.players
+    return [(tp + i) % n for i in range(n)]
+
+
+# ---------- verbs, prohibitions, replacements ----------
+def statics_of(g: GameState, kind: str, key: str):
+    """(source, index, ability) for live abilities of one kind about `key`."""
+    if key not in g.game.static_keys.get(kind, ()):
+        return
+    for cid in g.live_cards():
+        for idx, ability in enumerate(g.defs[cid].abilities):
+            if ability.kind == kind and ability.key == key:
+                yield cid, idx, ability
+
+
+def _holds(g: GameState, cid: int, ability, env: dict) -> bool:
+    penv = effect_env(g, cid, g.controller[cid])
+    for k, v in env.items():
+        if k not in penv:
+            penv[k] = v
+    return ability.cond is None or bool(ability.cond(g, penv))
+
+
+def forbidden(g: GameState, key: str, env: dict) -> bool:
+    return any(_holds(g, c, a, env) for c, _i, a in statics_of(g, "prohibition", key))
+
+
+def permitted(g: GameState, key: str, env: dict) -> bool:
+    return any(_holds(g, c, a, env) for c, _i, a in statics_of(g, "permission", key))
+
+
+def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
+    verb = g.game.ruleset.verbs[name]
+    for pname, ptype in zip(verb.params, verb.types, strict=False):
+        if ptype == "cards":
+            params[pname] = as_cards(g, params[pname])
+    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
+           "self": caller.get("self")}
+    env.update(params)
+    if forbidden(g, name, params):
+        if g.log is not None:
+            g.log.append({"e": "prevented", "verb": name})
+        return
+    replaced = caller.get("#replaced", ())
+    for cid, idx, ability in statics_of(g, "replacement", name):
+        if (cid, idx) in replaced or not _holds(g, cid, ability, params):
+            continue
+        renv = effect_env(g, cid, g.controller[cid])
+        renv.update(params)
+        renv["#replaced"] = replaced + ((cid, idx),)
+        if g.log is not None:
+            g.log.append({"e": "replaced", "verb": name, "by": g.game.show(g, "card", cid)})
+        g.frames.append(Frame(ability.body, renv, "block"))
+        return
+    live = set(g.live_cards())
+    env["#live"] = tuple(c for pname, ptype in zip(verb.params, verb.types, strict=False) if ptype == "cards"
+                         for c in params[pname] if c in live)
+    env["#replaced"] = replaced
+    g.frames.append(Frame(verb.body, env, "verb"))
+
+
+# ---------- state checks ----------
+def check_end(g: GameState) -> None:
+    """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds."""
+    rules = g.game.ruleset.end_rules
+    if not rules or g.result is not None:
+        return
+    losers: list[tuple[int, Any]] = []
+    winners: list[tuple[int, Any]] = []
+    for p in g.players:
+        env = {"player": p, "you": p, "opponent": g.other(p), "self": None}
+        for rule in rules:
+            if rule.cond(g, env):
+                (losers if rule.outcome == "lose" else winners).append((p, rule))
+                break
+    if losers:
+        raise GameOver(_loss_result(g, losers))
+    if winners:
+        p, rule = winners[0]
+        raise GameOver(Result(p, f"{_player(p)} wins: {rule.reason}", rule.ref))
+
+
+def _loss_result(g: GameState, losers: list[tuple[int, Any]]) -> Result:
+    lost = {p for p, _ in losers}
+    p, rule = losers[0]
+    if len(lost) < g.game.ruleset.players:
+        winner = next(q for q in g.players if q not in lost)
+        return Result(winner, f"{_player(p)} loses: {rule.reason}", rule.ref)
+    if g.game.ruleset.simultaneous_loss == "turn_player_loses":
+        winner = g.other(g.turn_player)
+        return Result(winner, f"both players lose at once; the turn player "
+                              f"{_player(g.turn_player)} loses: {rule.reason}", rule.ref)
+    return Result(None, f"draw: both players lose at once ({rule.reason})", rule.ref)

@@ -1,0 +1,214 @@
+"""AST of the effect language: frozen dataclasses, each carrying its source span."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """1-based line and column of a node inside its effect text."""
+
+    line: int
+    col: int
+
+
+NOWHERE = Span(1, 1)
+
+
+# ---------- expressions ----------
+@dataclass(frozen=True, slots=True)
+class Num:
+    span: Span
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    span: Span
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    span: Span
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit:
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    span: Span
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    span: Span
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    span: Span
+    name: str | None
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    span: Span
+    name: str
+    args: tuple[Arg, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    span: Span
+    op: str  # "not" | "-"
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    span: Span
+    op: str  # and or == != < <= > >= in + - * / %
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """`source where cond`: inside cond, `it` and bare property names refer to each candidate."""
+
+    span: Span
+    source: Expr
+    cond: Expr
+
+
+Expr = Union[Num, Str, Bool, NoneLit, Name, Member, Call, Unary, Binary, Filter]  # noqa: UP007 (forward references)
+
+
+# ---------- statements ----------
+@dataclass(frozen=True, slots=True)
+class If:
+    span: Span
+    cond: Expr
+    then: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class May:
+    span: Span
+    by: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    span: Span
+    count: Expr
+    up_to: bool
+    name: str
+    source: Expr
+    by: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    span: Span
+    name: str
+    source: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    span: Span
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Let:
+    span: Span
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Modify:
+    """`target.prop += value [until end of X]`: a modifier on a property."""
+
+    span: Span
+    target: Expr
+    prop: str
+    op: str  # "=" | "+=" | "-="
+    value: Expr
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """A timing point: pending triggered abilities resolve here."""
+
+    span: Span
+
+
+Stmt = Union[Call, If, May, Choose, ForEach, Repeat, Let, Modify, Settle]  # noqa: UP007 (forward references)
+Body = tuple[Stmt, ...]
+
+
+# ---------- abilities ----------
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    span: Span
+    event: str
+    cond: Expr | None
+    body: Body
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    span: Span
+    cost: Body
+    body: Body
+
+
+@dataclass(frozen=True, slots=True)
+class Static:
+    span: Span
+    cond: Expr | None
+    modifiers: tuple[Modify, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    span: Span
+    verb: str
+    cond: Expr | None
+    body: Body
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    span: Span
+    action: str
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Permission:
+    span: Span
+    action: str
+    cond: Expr | None
+
+
+Ability = Union[Trigger, Activated, Static, Replacement, Prohibition, Permission]  # noqa: UP007 (forward references)

@@ -1,0 +1,271 @@
+"""Parse effect texts into the AST. Errors come back as `ParseError` with a position."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from interpreter.diagnostics import TcgError
+from interpreter.lang import ast as A
+
+MAX_NESTING = 64
+
+
+class ParseError(TcgError):
+    def __init__(self, message: str, line: int, col: int, hint: str = "") -> None:
+        super().__init__(message)
+        self.message, self.line, self.col, self.hint = message, line, col, hint
+
+
+def _span(meta_or_token) -> A.Span:
+    return A.Span(getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
+
+
+def _body(items) -> tuple:
+    return tuple(items)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    # abilities
+    def ability(self, meta, c):
+        return c[0]
+
+    def trigger(self, meta, c):
+        cond = c[1] if len(c) == 3 else None
+        return A.Trigger(_span(meta), str(c[0]), cond, c[-1])
+
+    def activated(self, meta, c):
+        cost = c[0] if len(c) == 2 else ()
+        return A.Activated(_span(meta), cost, c[-1])
+
+    def cost(self, meta, c):
+        return c[0]
+
+    def static(self, meta, c):
+        cond = c[0] if c and not isinstance(c[0], A.Modify) else None
+        mods = tuple(x for x in c if isinstance(x, A.Modify))
+        return A.Static(_span(meta), cond, mods)
+
+    def replacement(self, meta, c):
+        cond = c[1] if len(c) == 3 else None
+        return A.Replacement(_span(meta), str(c[0]), cond, c[-1])
+
+    def prohibition(self, meta, c):
+        return A.Prohibition(_span(meta), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def permission(self, meta, c):
+        return A.Permission(_span(meta), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def where(self, meta, c):
+        return c[0]
+
+    # statements
+    def body(self, meta, c):
+        return tuple(c)
+
+    def block(self, meta, c):
+        return c[0] if c else ()
+
+    def if_stmt(self, meta, c):
+        orelse = c[2] if len(c) == 3 else ()
+        if isinstance(orelse, A.If):
+            orelse = (orelse,)
+        return A.If(_span(meta), c[0], c[1], orelse)
+
+    def may_stmt(self, meta, c):
+        return A.May(_span(meta), c[0] if len(c) == 2 else None, c[-1])
+
+    def choose_stmt(self, meta, c):
+        up_to = bool(c) and c[0] == "upto"
+        rest = c[1:] if up_to else c
+        count, name, source = rest[0], str(rest[1]), rest[2]
+        by = rest[3] if len(rest) > 3 else None
+        return A.Choose(_span(meta), count, up_to, name, source, by)
+
+    def upto(self, meta, c):
+        return "upto"
+
+    def by(self, meta, c):
+        return c[0]
+
+    def foreach_stmt(self, meta, c):
+        return A.ForEach(_span(meta), str(c[0]), c[1], c[2])
+
+    def repeat_stmt(self, meta, c):
+        return A.Repeat(_span(meta), c[0], c[1])
+
+    def let_stmt(self, meta, c):
+        return A.Let(_span(meta), str(c[0]), c[1])
+
+    def modify(self, meta, c):
+        until = c[4] if len(c) == 5 else None
+        return A.Modify(_span(meta), c[0], str(c[1]), str(c[2]), c[3], until)
+
+    def duration(self, meta, c):
+        return str(c[0])
+
+    def settle_stmt(self, meta, c):
+        return A.Settle(_span(meta))
+
+    # expressions
+    def filter(self, meta, c):
+        return A.Filter(_span(meta), c[0], c[1])
+
+    def _binary(self, op, meta, c):
+        return A.Binary(_span(meta), op, c[0], c[-1])
+
+    def or_(self, meta, c):
+        return self._binary("or", meta, c)
+
+    def and_(self, meta, c):
+        return self._binary("and", meta, c)
+
+    def in_(self, meta, c):
+        return self._binary("in", meta, c)
+
+    def cmp(self, meta, c):
+        return A.Binary(_span(meta), str(c[1]), c[0], c[2])
+
+    def arith(self, meta, c):
+        return A.Binary(_span(meta), str(c[1]), c[0], c[2])
+
+    def not_(self, meta, c):
+        return A.Unary(_span(meta), "not", c[0])
+
+    def neg(self, meta, c):
+        return A.Unary(_span(meta), "-", c[0])
+
+    def member(self, meta, c):
+        return A.Member(_span(meta), c[0], str(c[1]))
+
+    def num(self, meta, c):
+        return A.Num(_span(meta), int(c[0]))
+
+    def string(self, meta, c):
+        return A.Str(_span(meta), str(c[0])[1:-1])
+
+    def true(self, meta, c):
+        return A.Bool(_span(meta), True)
+
+    def false(self, meta, c):
+        return A.Bool(_span(meta), False)
+
+    def none(self, meta, c):
+        return A.NoneLit(_span(meta))
+
+    def name(self, meta, c):
+        return A.Name(_span(meta), str(c[0]))
+
+    def call(self, meta, c):
+        args = tuple(a for a in c[1:] if a is not None)
+        return A.Call(_span(meta), str(c[0]), args)
+
+    def arg(self, meta, c):
+        return A.Arg(_span(meta), None, c[0])
+
+    def named_arg(self, meta, c):
+        return A.Arg(_span(meta), str(c[0]), c[1])
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open_from_package(
+        "interpreter.grammar",
+        "effect.lark",
+        parser="lalr",
+        start=["ability", "body", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+_TRANSFORMER = _ToAst()
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _parse(text: str, start: str):
+    text = normalize(text)
+    _check_nesting(text)
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedInput as e:
+        raise _friendly(e, text) from None
+    return _TRANSFORMER.transform(tree)
+
+
+def _check_nesting(text: str) -> None:
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "({":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                raise ParseError(
+                    f"nesting deeper than {MAX_NESTING} levels", line, col,
+                    "split the effect into smaller steps or a ruleset verb",
+                )
+        elif ch in ")}":
+            depth -= 1
+
+
+def _describe(name: str) -> str:
+    if name in ("NAME",):
+        return "a name"
+    if name == "NUMBER":
+        return "a number"
+    if name == "STRING":
+        return "a string"
+    if name in ("$END", "$end"):
+        return "end of text"
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
+
+
+def _friendly(e: UnexpectedInput, text: str) -> ParseError:
+    line, col = getattr(e, "line", 1), getattr(e, "column", 1)
+    if isinstance(e, UnexpectedEOF) or (
+        isinstance(e, UnexpectedToken) and e.token.type == "$END"
+    ):
+        expected = sorted({_describe(t) for t in (getattr(e, "expected", None) or [])})
+        line = text.count("\n") + 1
+        col = len(text) - (text.rfind("\n") + 1) + 1
+        return ParseError("unexpected end of text", line, col, _expect_hint(expected))
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        return ParseError(f"unexpected character {ch!r}", line, col)
+    assert isinstance(e, UnexpectedToken)
+    accepts = e.accepts or e.expected
+    expected = sorted({_describe(t) for t in accepts})
+    token: Token = e.token
+    return ParseError(f"unexpected {token.value!r}", line, col, _expect_hint(expected))
+
+
+def _expect_hint(expected: list[str]) -> str:
+    if not expected:
+        return ""
+    if len(expected) > 8:
+        expected = expected[:8] + ["..."]
+    return "expected " + ", ".join(expected)
+
+
+def parse_ability(text: str) -> A.Ability:
+    return _parse(text, "ability")
+
+
+def parse_body(text: str) -> A.Body:
+    return _parse(text, "body")
+
+
+def parse_expr(text: str) -> A.Expr:
+    return _parse(text, "expr")

@@ -1,0 +1,1 @@
+"""Loading: YAML with positions, schema checks, bundled file lookup."""

@@ -1,0 +1,57 @@
+"""Finding and loading the files of a game: ruleset, card sets, decks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.diagnostics import Diagnostic, DiagnosticError, did_you_mean
+from interpreter.load.yamlpos import Doc, load_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = ROOT / "rulesets"
+CARDS = ROOT / "cards"
+
+
+def bundled_ids() -> list[str]:
+    return sorted(p.stem for p in RULESETS.glob("*.yaml"))
+
+
+def ruleset_path(spec: str) -> Path:
+    """A ruleset given by bundled id (`ucb`) or by path."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    bundled = RULESETS / f"{spec}.yaml"
+    if bundled.is_file():
+        return bundled
+    hint = did_you_mean(spec, bundled_ids()) or f"bundled rulesets: {', '.join(bundled_ids())}"
+    raise DiagnosticError([Diagnostic(spec, 1, 1, "NO-RULESET",
+                                      f"no ruleset file or bundled id {spec!r}", hint)],
+                          unusable=True)
+
+
+def card_paths(ruleset_id: str, ruleset_file: Path) -> list[Path]:
+    """The card sets that belong to a ruleset: cards/<id>/*.yaml beside its rulesets folder."""
+    folder = ruleset_file.resolve().parent.parent / "cards" / ruleset_id
+    return sorted(folder.glob("*.yaml"))
+
+
+def deck_paths(ruleset_id: str, ruleset_file: Path) -> list[Path]:
+    folder = ruleset_file.resolve().parent.parent / "cards" / ruleset_id / "decks"
+    return sorted(folder.glob("*.yaml"))
+
+
+@dataclass
+class Deck:
+    doc: Doc
+    name: str
+    sections: dict[str, list[str]]
+
+
+def load_deck(path: str | Path) -> Deck:
+    doc = load_yaml(path)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    sections = {k: [name for name, n in v.items() for _ in range(n if isinstance(n, int) else 0)]
+                for k, v in data.items() if isinstance(v, dict)}
+    return Deck(doc, str(data.get("name", Path(path).stem)), sections)

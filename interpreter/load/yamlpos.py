@@ -1,0 +1,194 @@
+"""Safe YAML loading that remembers where every node came from.
+
+Reads YAML 1.2 scalars (only true/false are booleans, 010 is ten), refuses
+duplicate keys and non-standard tags, and bounds alias expansion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpreter.diagnostics import Diagnostic, DiagnosticError
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - pure-Python PyYAML
+    _Loader = yaml.SafeLoader
+
+MAX_BYTES = 20_000_000
+MAX_NODES = 2_000_000
+
+_INT = re.compile(r"[-+]?[0-9]+$")
+_HEX = re.compile(r"0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq", "tag:yaml.org,2002:timestamp",
+}
+
+Path_ = tuple  # a path into the document: keys and indexes
+
+
+@dataclass
+class Doc:
+    """A loaded YAML file: its data and the position of every node."""
+
+    path: str
+    text: str
+    data: Any
+    positions: dict[Path_, tuple[int, int, str | None]] = field(default_factory=dict)
+
+    def pos(self, at: Path_) -> tuple[int, int]:
+        """(line, col) of the node at `at`, or of its nearest known parent."""
+        at = tuple(at)
+        while at not in self.positions and at:
+            at = at[:-1]
+        line, col, _ = self.positions.get(at, (1, 1, None))
+        return line, col
+
+    def text_pos(self, at: Path_, line: int, col: int) -> tuple[int, int]:
+        """File position of (line, col) inside the string scalar at `at`."""
+        if tuple(at) not in self.positions:
+            return self.pos(at)
+        start_line, start_col, style = self.positions[tuple(at)]
+        if style in ("|", ">"):
+            lines = self.text.splitlines()
+            body_line = start_line + line  # the text starts on the line after the indicator
+            src = lines[body_line - 1] if body_line - 1 < len(lines) else ""
+            indent = len(src) - len(src.lstrip(" "))
+            return body_line, indent + col
+        offset = 1 if style in ('"', "'") else 0
+        if line == 1:
+            return start_line, start_col + offset + col - 1
+        return start_line + line - 1, col
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def diag(self, at: Path_, code: str, message: str, hint: str = "", ref: str = "") -> Diagnostic:
+        line, col = self.pos(at)
+        return self.diag_at(line, col, code, message, hint, ref)
+
+    def diag_at(
+        self, line: int, col: int, code: str, message: str, hint: str = "", ref: str = ""
+    ) -> Diagnostic:
+        return Diagnostic(self.path, line, col, code, message, hint, ref,
+                          source_line=self.line_text(line))
+
+
+def load_yaml(path: str | Path, display: str | None = None) -> Doc:
+    """Load one YAML file; raise DiagnosticError (unusable) on anything unreadable."""
+    name = display or str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise _unusable(name, 1, 1, "IO", f"cannot read file: {e.strerror or e}") from None
+    if len(raw) > MAX_BYTES:
+        raise _unusable(name, 1, 1, "TOO-LARGE", f"file is larger than {MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise _unusable(name, line, col, "ENCODING", "file is not valid UTF-8",
+                        "save the file as UTF-8") from None
+    return load_text(text, name)
+
+
+def load_text(text: str, name: str) -> Doc:
+    doc = Doc(name, text, None)
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        msg = f"malformed YAML: {e.problem or e.context}"
+        raise DiagnosticError([doc.diag_at(line, col, "YAML", msg)], unusable=True) from None
+    except yaml.YAMLError as e:
+        raise _unusable(name, 1, 1, "YAML", f"malformed YAML: {e}") from None
+    if node is None:
+        raise _unusable(name, 1, 1, "EMPTY", "file is empty")
+    builder = _Builder(doc)
+    doc.data = builder.build(node, ())
+    if builder.errors:
+        raise DiagnosticError(builder.errors, unusable=True)
+    return doc
+
+
+def _unusable(name: str, line: int, col: int, code: str, msg: str, hint: str = "") -> DiagnosticError:
+    return DiagnosticError([Diagnostic(name, line, col, code, msg, hint)], unusable=True)
+
+
+class _Builder:
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.errors: list[Diagnostic] = []
+        self.count = 0
+
+    def build(self, node: yaml.Node, at: Path_) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            if self.count == MAX_NODES + 1:
+                self.errors.append(self._diag(node, "ALIAS-BOMB",
+                                              "document expands to too many nodes (alias bomb?)"))
+            return None
+        style = getattr(node, "style", None) or None
+        self.doc.positions[at] = (node.start_mark.line + 1, node.start_mark.column + 1, style)
+        if node.tag not in _STANDARD_TAGS:
+            self.errors.append(self._diag(node, "UNSAFE-TAG", f"tag {node.tag!r} is not allowed",
+                                          "remove the tag; only plain YAML data is read"))
+            return None
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, at)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(child, (*at, i)) for i, child in enumerate(node.value)]
+        return _scalar(node)
+
+    def _mapping(self, node: yaml.MappingNode, at: Path_) -> dict:
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.errors.append(self._diag(key_node, "MERGE", "merge keys (<<) are not supported"))
+                continue
+            key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if isinstance(key, (dict, list)) or key is None:
+                self.errors.append(self._diag(key_node, "KEY", "mapping keys must be plain scalars"))
+                continue
+            key = str(key) if not isinstance(key, str) else key
+            if key in out:
+                self.errors.append(self._diag(key_node, "DUPLICATE-KEY", f"duplicate key {key!r}",
+                                              "each key may appear once; the earlier one would be lost"))
+                continue
+            out[key] = self.build(value_node, (*at, key))
+        return out
+
+    def _diag(self, node: yaml.Node, code: str, message: str, hint: str = "") -> Diagnostic:
+        return self.doc.diag_at(node.start_mark.line + 1, node.start_mark.column + 1, code,
+                                message, hint)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    value = node.value
+    if node.style or node.tag == "tag:yaml.org,2002:str":
+        return value
+    low = value.lower()
+    if low in ("", "~", "null"):
+        return None
+    if low == "true":
+        return True
+    if low == "false":
+        return False
+    if _INT.match(value):
+        return int(value)
+    if _HEX.match(value):
+        return int(value, 16)
+    if _FLOAT.match(value):
+        return float(value)
+    return value

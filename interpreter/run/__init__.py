@@ -1,0 +1,1 @@
+"""Running matches: loading a game, playing with agents, logs and replays."""

@@ -1,0 +1,39 @@
+"""Load a whole game (ruleset + its card sets) with every diagnostic collected."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from interpreter.compile.build import build_game
+from interpreter.diagnostics import DiagnosticError
+from interpreter.engine.game import Game
+from interpreter.load import files
+from interpreter.load.yamlpos import load_yaml
+
+
+def validate(doc, kind: str) -> list:
+    from interpreter.load.schema import validate as schema_validate
+
+    return schema_validate(doc, kind)
+
+
+@cache
+def load_game(spec: str, extra_cards: tuple[str, ...] = ()) -> Game:
+    """A bundled id or ruleset path -> compiled Game. Raises DiagnosticError."""
+    path = files.ruleset_path(spec)
+    doc = load_yaml(path)
+    problems = validate(doc, "ruleset")
+    if problems:
+        raise DiagnosticError(problems)
+    rid = doc.data.get("id", Path(path).stem)
+    card_docs = []
+    for p in [*files.card_paths(rid, path), *map(Path, extra_cards)]:
+        cdoc = load_yaml(p)
+        problems += validate(cdoc, "cards")
+        card_docs.append(cdoc)
+    if problems:
+        raise DiagnosticError(problems)
+    game = build_game(doc, card_docs)
+    game.source = str(path)
+    return game

@@ -1,0 +1,127 @@
+"""Play one match with agents, writing a JSON Lines log line by line; replay a log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from interpreter.agents import Agent, make_agent
+from interpreter.check.decks import check_deck
+from interpreter.diagnostics import DiagnosticError, TcgError
+from interpreter.engine import vm
+from interpreter.engine.game import Game
+from interpreter.engine.observe import label, observation
+from interpreter.engine.state import GameState
+from interpreter.load import files
+from interpreter.run.loading import load_game
+
+LOG_VERSION = 1
+
+
+@dataclass
+class MatchSetup:
+    ruleset: str
+    decks: list[str]
+    seed: int
+    agents: list[str]
+
+
+def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck]:
+    paths = decks or [str(p) for p in files.deck_paths(game.ruleset.id,
+                                                        files.ruleset_path(ruleset))][:2]
+    if len(paths) == 1:
+        paths = paths * 2
+    if len(paths) != game.ruleset.players:
+        raise TcgError(f"need {game.ruleset.players} decks, got {len(paths)}")
+    loaded = [files.load_deck(p) for p in paths]
+    problems = [d for deck in loaded for d in check_deck(game, deck)]
+    if problems:
+        raise DiagnosticError(problems)
+    return loaded
+
+
+def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
+         on_event: Callable[[dict], None] | None = None,
+         agents: list[Agent] | None = None) -> GameState:
+    """Play to the end. Every log line is written and flushed as it happens.
+
+    `out` may be a callable that opens the log: it is called only once the
+    files are known to be good, so bad input never leaves an empty log behind.
+    """
+    game = load_game(setup.ruleset)
+    decks = resolve_decks(game, setup.ruleset, setup.decks)
+    setup.decks = [str(d.doc.path) for d in decks]
+    agents = agents or [make_agent(a, setup.seed * 1000 + i) for i, a in enumerate(setup.agents)]
+    writer = _Writer(out, on_event)
+    writer.line({"tcg": LOG_VERSION, "ruleset": setup.ruleset, "decks": setup.decks,
+                 "seed": setup.seed, "agents": setup.agents})
+    g = game.new_state([d.sections for d in decks], setup.seed)
+    while True:
+        writer.events(g)
+        if g.result is not None:
+            return g
+        d = g.decision
+        labels = [label(g, o, d.player) for o in d.options]
+        choice = agents[d.player].choose(observation(g, d.player), labels)
+        writer.line({"d": f"P{d.player + 1}", "i": choice, "o": labels[choice]})
+        vm.answer(g, d.options[choice])
+
+
+class _Writer:
+    def __init__(self, out: IO[str] | Callable[[], IO[str]] | None,
+                 on_event: Callable[[dict], None] | None) -> None:
+        self.out, self.on_event, self.done = out, on_event, 0
+
+    def line(self, record: dict) -> None:
+        if callable(self.out):
+            self.out = self.out()
+        if self.out is not None:
+            self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self.out.flush()
+        if self.on_event is not None:
+            self.on_event(record)
+
+    def events(self, g: GameState) -> None:
+        log = g.log or []
+        for record in log[self.done:]:
+            self.line(record)
+        self.done = len(log)
+
+
+def replay(path: str | Path) -> tuple[bool, str]:
+    """Re-run a log with its recorded decisions; (identical?, explanation)."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    if not lines:
+        return False, "the log is empty"
+    try:
+        header = json.loads(lines[0])
+        script = [json.loads(x)["i"] for x in lines[1:] if '"d"' in x[:6]]
+    except (json.JSONDecodeError, KeyError) as e:
+        return False, f"the log is not a tcg log: {e}"
+    from interpreter.agents.basic import ScriptedAgent, ScriptError
+
+    setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
+    import io
+
+    buf = io.StringIO()
+    shared = ScriptedAgent(script)
+    try:
+        play(setup, buf, agents=[shared] * len(header["agents"]))
+    except ScriptError:
+        again = buf.getvalue().splitlines(keepends=True)
+        if lines == again[: len(lines)]:
+            return False, f"the log stops after line {len(lines)}, before the match ended " \
+                          "(interrupted?); every line up to there reproduces exactly"
+    again = buf.getvalue().splitlines(keepends=True)
+    for n, (a, b) in enumerate(zip(lines, again, strict=False), start=1):
+        if a != b:
+            return False, f"line {n} differs:\n  log:    {a.rstrip()}\n  replay: {b.rstrip()}"
+    if len(lines) < len(again):
+        return False, f"the log stops after line {len(lines)}; the match goes on for " \
+                      f"{len(again) - len(lines)} more lines (interrupted?)"
+    if len(lines) > len(again):
+        return False, f"the replay ends at line {len(again)}; the log has {len(lines)} lines"
+    return True, f"{len(lines)} lines reproduced exactly"

@@ -1,0 +1,198 @@
+"""Scenario files: a given state, scripted decisions, expectations. Run by `tcg test`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.agents.basic import ScriptedAgent, ScriptError
+from interpreter.diagnostics import DiagnosticError, TcgError
+from interpreter.engine import vm
+from interpreter.engine.game import Game
+from interpreter.engine.observe import label, observation
+from interpreter.engine.state import Frame, GameState, ZoneRef
+from interpreter.engine.turn import PhaseStart
+from interpreter.load.yamlpos import Doc, load_yaml
+from interpreter.run.loading import load_game, validate
+
+
+@dataclass
+class Outcome:
+    path: str
+    name: str
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _player(text: Any) -> int:
+    return int(str(text).removeprefix("P")) - 1
+
+
+def _zone(game: Game, key: str) -> ZoneRef:
+    name, _, owner = key.partition("@")
+    if name not in game.ruleset.zones:
+        raise TcgError(f"unknown zone {name!r} in {key!r}")
+    return ZoneRef(name, -1 if game.ruleset.zones[name].shared else _player(owner or "P1"))
+
+
+def build_state(game: Game, spec: dict, seed: int) -> GameState:
+    """A state exactly as the scenario describes it, about to enter the given phase."""
+    g = GameState(game, seed)
+    for name, zdef in game.ruleset.zones.items():
+        for p in ([-1] if zdef.shared else list(g.players)):
+            g.zones[ZoneRef(name, p)] = []
+    g.res = [{k: v.get("initial", 0) for k, v in game.ruleset.resources.items()}
+             for _ in g.players]
+    for key, cards in (spec.get("zones") or {}).items():
+        ref = _zone(game, key)
+        for entry in cards:
+            _place(g, ref, entry if isinstance(entry, dict) else {"card": entry})
+    for who, values in (spec.get("resources") or {}).items():
+        g.res[_player(who)].update(values)
+    g.turn_player = _player(spec.get("turn_player", "P1"))
+    g.turn = int(spec.get("turn", 1))
+    g.frames.append(Frame(game.program, {"you": g.turn_player,
+                                         "opponent": g.other(g.turn_player), "self": None},
+                          "game"))
+    g.frames[0].pc = _phase_pc(game, spec.get("phase"))
+    vm.run(g)
+    return g
+
+
+def _place(g: GameState, ref: ZoneRef, entry: dict) -> None:
+    game = g.game
+    name = entry["card"]
+    d = game.cards.get(name) or game.tokens.get(name)
+    if d is None:
+        raise TcgError(f"unknown card {name!r}")
+    owner = ref.owner if ref.owner >= 0 else _player(entry.get("owner", "P1"))
+    cid = game.new_card(g, d, owner, ref)
+    g.zones[ref].append(cid)
+    if "face" in entry:
+        g.face[cid] = entry["face"] == "up"
+    for state in entry.get("states") or ():
+        g.flags[cid] |= 1 << game.ruleset.states[state].index
+    for counter, n in (entry.get("counters") or {}).items():
+        g.counters[(cid, counter)] = n
+
+
+def _phase_pc(game: Game, phase: str | None) -> int:
+    for i, instr in enumerate(game.program):
+        if isinstance(instr, PhaseStart) and (phase is None or instr.phase.name == phase):
+            return i
+    raise TcgError(f"no phase {phase!r} in the turn structure")
+
+
+def run_scenario(path: str | Path) -> Outcome:
+    doc = load_yaml(path)
+    problems = validate(doc, "scenario")
+    if problems:
+        raise DiagnosticError(problems)
+    spec = doc.data
+    out = Outcome(str(path), spec.get("name", Path(path).stem))
+    extra = tuple(str(Path(path).parent / c) for c in spec.get("cards") or ())
+    game = load_game(spec["ruleset"], extra)
+    try:
+        g = build_state(game, spec.get("state") or {}, int(spec.get("seed", 0)))
+        _play_script(g, spec.get("decisions") or [])
+    except (ScriptError, TcgError) as e:
+        out.failures.append(str(e))
+        return out
+    out.failures += _expectations(doc, g, spec.get("expect") or {})
+    return out
+
+
+def _play_script(g: GameState, decisions: list) -> None:
+    agent = ScriptedAgent(decisions)
+    while g.result is None and agent.script:
+        d = g.decision
+        step = agent.script[0]
+        if isinstance(step, dict):
+            want = _player(step.get("player", f"P{d.player + 1}"))
+            if want != d.player:
+                raise ScriptError(f"expected a decision by P{want + 1}, but P{d.player + 1} "
+                                  f"is asked: {d.prompt}")
+            agent.script[0] = step.get("choose", 0)
+        labels = [label(g, o, d.player) for o in d.options]
+        i = agent.choose(observation(g, d.player), labels)
+        vm.answer(g, d.options[i])
+    if agent.script:
+        raise ScriptError(f"the game ended with {len(agent.script)} decisions left "
+                          f"({g.result.reason if g.result else ''})")
+
+
+def _expectations(doc: Doc, g: GameState, expect: dict) -> list[str]:
+    fails: list[str] = []
+    if "winner" in expect:
+        got = "none" if g.result is None else (
+            "draw" if g.result.winner is None else f"P{g.result.winner + 1}")
+        if str(expect["winner"]) != got:
+            why = f" ({g.result.reason})" if g.result else ""
+            fails.append(f"winner: expected {expect['winner']}, got {got}{why}")
+    if "reason" in expect:
+        reason = g.result.reason if g.result else ""
+        if expect["reason"] not in reason:
+            fails.append(f"reason: expected it to contain {expect['reason']!r}, got {reason!r}")
+    for key, want in (expect.get("zones") or {}).items():
+        fails += _zone_expect(g, key, want)
+    for prop in expect.get("properties") or ():
+        fails += _prop_expect(g, prop)
+    for who, values in (expect.get("resources") or {}).items():
+        for name, value in values.items():
+            got = g.res[_player(who)].get(name, 0)
+            if got != value:
+                fails.append(f"{who} {name}: expected {value}, got {got}")
+    fails += _log_expect(g, expect.get("log") or (), expect.get("not_log") or ())
+    return fails
+
+
+def _zone_expect(g: GameState, key: str, want: Any) -> list[str]:
+    names = [g.defs[c].name for c in g.zones[_zone(g.game, key)]]
+    if isinstance(want, list):
+        return [] if names == want else [f"{key}: expected {want}, got {names}"]
+    fails = []
+    if "count" in want and len(names) != want["count"]:
+        fails.append(f"{key}: expected {want['count']} cards, got {len(names)} {names}")
+    for name in want.get("contains") or ():
+        if name not in names:
+            fails.append(f"{key}: expected it to contain {name!r}, got {names}")
+    return fails
+
+
+def _prop_expect(g: GameState, spec: dict) -> list[str]:
+    key, _, index = spec["card"].rpartition(":")
+    cards = g.zones[_zone(g.game, key)]
+    i = int(index)
+    if i >= len(cards):
+        return [f"{spec['card']}: no card there ({len(cards)} in {key})"]
+    got = g.get(cards[i], spec["prop"])
+    if got != spec["value"]:
+        return [f"{spec['card']} ({g.defs[cards[i]].name}) {spec['prop']}: "
+                f"expected {spec['value']!r}, got {got!r}"]
+    return []
+
+
+def _matches(record: dict, want: dict) -> bool:
+    if record.get("e") != want.get("event"):
+        return False
+    return all(str(record.get(k)) == str(v) for k, v in want.items() if k != "event")
+
+
+def _log_expect(g: GameState, wanted: Any, unwanted: Any) -> list[str]:
+    log = g.log or []
+    fails, at = [], 0
+    for want in wanted:
+        while at < len(log) and not _matches(log[at], want):
+            at += 1
+        if at == len(log):
+            fails.append(f"log: expected {want} (in order)")
+            break
+        at += 1
+    for bad in unwanted:
+        if any(_matches(r, bad) for r in log):
+            fails.append(f"log: expected no {bad}")
+    return fails

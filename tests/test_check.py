@@ -1,0 +1,88 @@
+"""`tcg check`: every problem, positioned, with a suggestion; exit codes 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tcg(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def headers(out: str) -> list[tuple[str, int, int, str]]:
+    rx = re.compile(r"^(.+?):(\d+):(\d+): error\[([A-Z0-9-]+)\]", re.M)
+    return [(p, int(a), int(b), c) for p, a, b, c in rx.findall(out)]
+
+
+def test_bundled_ucb_is_clean():
+    r = tcg("check", "rulesets/ucb.yaml", "cards/ucb")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no problems found" in r.stderr
+
+
+BAD_CARDS = """\
+ruleset: ucb
+cards:
+  - name: 誤字の剣士
+    kind: character
+    cost: three
+    power: 1
+    abilities:
+      - "when summon where card == self: drow(you, 1)"
+  - name: 迷子の呪文
+    kind: spell
+    cost: 1
+    effect: "move(self, graveyard(you))"
+"""
+
+
+def test_misspelt_verb_wrong_type_unknown_zone(tmp_path: Path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_CARDS, encoding="utf-8")
+    r = tcg("check", str(path))
+    assert r.returncode == 1, r.stdout + r.stderr
+    found = {(line, col, code) for _p, line, col, code in headers(r.stdout)}
+    assert len(headers(r.stdout)) == 3, r.stdout
+    assert (5, 11, "TYPE") in found or any(c in ("TYPE", "SCHEMA") and ln == 5
+                                           for ln, _c, c in found), r.stdout
+    assert (8, 42, "UNKNOWN-VERB") in found, r.stdout
+    assert any(ln == 12 and code == "UNKNOWN-FUNCTION" for ln, _c, code in found), r.stdout
+    assert "did you mean 'draw'?" in r.stdout
+    assert "^" in r.stdout  # the offending line is quoted with a caret
+
+
+def test_broken_yaml_is_unusable_input(tmp_path: Path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("ruleset: ucb\ncards: [\n", encoding="utf-8")
+    r = tcg("check", str(path))
+    assert r.returncode == 2
+    assert "Traceback" not in r.stdout + r.stderr
+    assert headers(r.stdout)[0][3] == "YAML"
+
+
+def test_unsafe_tag_refused(tmp_path: Path):
+    path = tmp_path / "evil.yaml"
+    path.write_text("ruleset: !!python/object/apply:os.system [echo hi]\ncards: []\n")
+    r = tcg("check", str(path))
+    assert r.returncode == 2 and "UNSAFE-TAG" in r.stdout
+
+
+def test_illegal_deck_cites_the_rule(tmp_path: Path):
+    path = tmp_path / "deck.yaml"
+    path.write_text("ruleset: ucb\nname: short\nmain: {炎の剣士: 5}\n", encoding="utf-8")
+    r = tcg("check", str(path))
+    assert r.returncode == 1
+    codes = {h[3] for h in headers(r.stdout)}
+    assert {"DECK-SIZE", "DECK-COPIES"} <= codes, r.stdout
+    assert "rule: 構築ルール" in r.stdout
+
+
+def test_missing_file_is_reported_not_raised():
+    r = tcg("check", "no/such/file.yaml")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
