@@ -34,6 +34,8 @@ class PhaseStart(Instr):
         self.phase, self.skip = phase, skip
 
     def run(self, g: GameState, f: Frame) -> None:
+        if triggers_waiting(g):
+            return
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
             return
@@ -51,8 +53,7 @@ class Window(Instr):
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
-        if g.pending or g.queue:
-            vm.checkpoint(g)
+        if triggers_waiting(g):
             return
         options = legal_actions(g, self.phase)
         if not options:
@@ -74,8 +75,7 @@ class PhaseEnd(Instr):
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
-        if g.pending or g.queue:
-            vm.checkpoint(g)
+        if triggers_waiting(g):
             return
         f.pc += 1
         vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
@@ -89,13 +89,24 @@ class TurnEnd(Instr):
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
-        if g.pending or g.queue:
-            vm.checkpoint(g)
+        if triggers_waiting(g):
             return
-        vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn})
+        if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
+            f.env["#ending"] = True
+            vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn})
+            return
+        del f.env["#ending"]
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         f.pc = self.loop
+
+
+def triggers_waiting(g: GameState) -> bool:
+    """Before the turn moves on, waiting triggered abilities resolve (this returns True)."""
+    if g.pending or g.queue:
+        vm.checkpoint(g)
+        return True
+    return False
 
 
 def expire(g: GameState, until: str) -> None:
@@ -204,6 +215,8 @@ class Push(Instr):
         self.code = code
 
     def run(self, g: GameState, f: Frame) -> None:
+        if triggers_waiting(g):
+            return
         f.pc += 1
         if self.code:
             env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
