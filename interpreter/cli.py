@@ -142,9 +142,22 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _scenario_files(paths: list[str]) -> list[Path]:
+    """Scenario files named or found in folders (card sets beside them are skipped)."""
+    from interpreter.check.files import kind_of
+    from interpreter.diagnostics import DiagnosticError
+    from interpreter.load.yamlpos import load_yaml
+
     out: list[Path] = []
     for p in map(Path, paths):
-        out.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+        if not p.is_dir():
+            out.append(p)
+            continue
+        for f in sorted(p.rglob("*.yaml")):
+            try:
+                if kind_of(load_yaml(f)) == "scenario":
+                    out.append(f)
+            except DiagnosticError:
+                out.append(f)  # run it, so its problem is reported
     return out
 
 

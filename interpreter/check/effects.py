@@ -34,6 +34,7 @@ class EffectChecker:
             self._opt_expr(a.cond)
             self.body(a.body)
         elif isinstance(a, A.Activated):
+            self._opt_expr(a.cond)
             self.body(a.cost)
             self.body(a.body)
         elif isinstance(a, A.Static):
@@ -80,6 +81,8 @@ class EffectChecker:
         elif isinstance(s, A.ForEach):
             self._expr(s.source, False)
             self.scope.add(s.name)
+            self.body(s.body)
+        elif isinstance(s, A.Together):
             self.body(s.body)
         elif isinstance(s, A.Repeat):
             self._expr(s.count, False)
@@ -242,9 +245,10 @@ class EffectChecker:
         return tuple(fields)
 
     def _action_or_verb(self, span: A.Span, name: str) -> None:
-        if name not in self.names.actions and name not in self.names.verbs:
-            self._add(span, "UNKNOWN-ACTION", f"unknown action or verb '{name}'",
-                      did_you_mean(name, [*self.names.actions, *self.names.verbs]))
+        known = [*self.names.actions, *self.names.verbs, *self.names.rule_ids]
+        if name not in known:
+            self._add(span, "UNKNOWN-ACTION", f"unknown action, verb or rule '{name}'",
+                      did_you_mean(name, known))
 
     def _known(self, span, name, table, what, code) -> None:
         if name not in table:

@@ -52,6 +52,8 @@ def check_paths(paths: list[Path]) -> Report:
         game = _collect(report, lambda doc=doc: load_game(doc.data["ruleset"]))
         if game is not None:
             report.extend(check_deck(game, files.load_deck(doc.path)))
+    # a card file can be reached twice (given, and as part of a deck's game): report once
+    report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report
 
 

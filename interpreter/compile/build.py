@@ -94,6 +94,9 @@ def ruleset_names(raw: dict) -> Names:
     )
     names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
     names.events = set(ENGINE_EVENTS) | set(names.verb_events.values()) | names.actions
+    names.rule_ids = {r["id"] for a in (raw.get("actions") or {}).values()
+                      if isinstance((a or {}).get("requires"), list)
+                      for r in a["requires"] if isinstance(r, dict) and "id" in r}
     return names
 
 
@@ -125,6 +128,7 @@ class RulesetBuilder:
             path=self.doc.path, raw=raw,
         )
         self._check_zone_refs(rs)
+        self._check_name_clashes()
         rs.verbs = self._verbs()
         rs.actions = self._actions()
         rs.phases = self._phases()
@@ -144,12 +148,24 @@ class RulesetBuilder:
     def _properties(self) -> dict[str, PropDef]:
         return {n: PropDef(n, (d or {}).get("type", "number"), (d or {}).get("default"),
                            (d or {}).get("min"), (d or {}).get("max"),
-                           tuple((d or {}).get("values") or ()))
+                           tuple((d or {}).get("values") or ()),
+                           bool((d or {}).get("always_known")))
                 for n, d in (self.raw.get("properties") or {}).items()}
 
     def _states(self) -> dict[str, StateDef]:
-        return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"))
+        return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"),
+                            bool((d or {}).get("disables_abilities")))
                 for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
+
+    def _check_name_clashes(self) -> None:
+        """An enum value spelled like a card field would read differently inside `where`."""
+        for name, d in (self.raw.get("properties") or {}).items():
+            for i, value in enumerate((d or {}).get("values") or ()):
+                if self.names.card_field(value):
+                    self.diags.append(self.doc.diag(
+                        ("properties", name, "values", i), "AMBIGUOUS-NAME",
+                        f"enum value '{value}' is also the name of a card property, state or "
+                        "attribute", "rename one of them"))
 
     def _check_zone_refs(self, rs: Ruleset) -> None:
         for i, z in enumerate(rs.ability_zones):
@@ -192,10 +208,17 @@ class RulesetBuilder:
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
             fields = tuple(p.name for p in params)
-            body = self._body(("verbs", name, "do"), set(fields), tail=(I.Emit(event, fields),))
+            ref = (d or {}).get("ref", "")
+            body = self._body(("verbs", name, "do"), set(fields),
+                              tail=(I.Emit(event, fields, ref),))
+            each = (d or {}).get("each")
+            if each is not None and each not in fields:
+                self.diags.append(self.doc.diag(("verbs", name, "each"), "UNKNOWN-PARAM",
+                                                f"'{each}' is not a parameter of '{name}'",
+                                                did_you_mean(each, fields)))
+                each = None
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
-                                self.verb_defaults[name], body, event,
-                                (d or {}).get("ref", ""))
+                                self.verb_defaults[name], body, event, ref, each)
         return out
 
     def _actions(self) -> dict[str, ActionDef]:
@@ -209,12 +232,27 @@ class RulesetBuilder:
                 name=name, label=d.get("label", name),
                 cards=self._expr((*at, "card"), {"player"}) if d.get("card") else None,
                 abilities=bool(d.get("abilities")),
-                requires=self._expr((*at, "requires"), scope) if d.get("requires") else None,
-                body=self._body((*at, "do"), scope, head=(I.Emit(name, ACTION_FIELDS),)),
+                requires=self._requires(at, d.get("requires"), scope),
+                body=self._body((*at, "do"), scope,
+                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
                 limit=(limit["count"], limit.get("per", "turn")) if limit else None,
                 ref=d.get("ref", ""),
             )
         return out
+
+    def _requires(self, at: tuple, spec, scope: set[str]) -> tuple:
+        """`requires:` as one expression (rule id = the action) or a list of named rules."""
+        if not spec:
+            return ()
+        if isinstance(spec, str):
+            fn = self._expr((*at, "requires"), scope)
+            return ((at[-1], fn),) if fn else ()
+        rules = []
+        for i, rule in enumerate(spec):
+            fn = self._expr((*at, "requires", i, "if"), scope)
+            if fn is not None:
+                rules.append((rule["id"], fn))
+        return tuple(rules)
 
     def _phases(self) -> tuple[PhaseDef, ...]:
         out = []
@@ -295,9 +333,13 @@ class CardBuilder:
             if ability is not None:
                 abilities.append(ability)
         effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
+        condition = None
+        if card.get("condition"):
+            tree = self.texts.read((*at, "condition"), "expr")
+            condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
         cid = self.next_id
         self.next_id += 1
-        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect)
+        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition)
 
     def _check_props(self, at: tuple, props: dict) -> None:
 
@@ -329,7 +371,7 @@ class CardBuilder:
         if isinstance(tree, A.Trigger):
             return AbilityDef("trigger", tree.event, cond, (), c.body(tree.body), text=text)
         if isinstance(tree, A.Activated):
-            return AbilityDef("activated", "", None, c.body(tree.cost),
+            return AbilityDef("activated", "", cond, c.body(tree.cost),
                               c.body(tree.cost + tree.body), text=text)
         if isinstance(tree, A.Static):
             mods = tuple(c.modifier(m) for m in tree.modifiers)

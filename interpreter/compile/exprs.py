@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -34,13 +35,44 @@ def equal(a: Any, b: Any) -> bool:
     return single(a) == single(b)
 
 
+_STATE_ONLY = frozenset({"you", "opponent"})
+_MISSING = object()
+_memo_keys = itertools.count()
+
+
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
 
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         method = getattr(self, "_" + type(node).__name__.lower())
-        return method(node, in_filter)
+        fn = method(node, in_filter)
+        if isinstance(node, (A.Filter, A.Call)) and self.reads(node, in_filter) <= _STATE_ONLY:
+            return _memoized(fn)
+        return fn
+
+    def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
+        """The variables an expression reads ('it' for the candidate of a filter)."""
+        if isinstance(node, A.Name):
+            name, names = node.id, self.names
+            if name == "it" or (in_filter and names.card_field(name)):
+                return {"it"}
+            if name in ("turn_player", "players") or name in names.states \
+                    or name in names.enums or names.zones.get(name):
+                return set()
+            return {name}
+        if isinstance(node, A.Member):
+            return self.reads(node.obj, in_filter)
+        if isinstance(node, A.Unary):
+            return self.reads(node.operand, in_filter)
+        if isinstance(node, A.Binary):
+            return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
+        if isinstance(node, A.Filter):
+            return self.reads(node.source, in_filter) | (self.reads(node.cond, True) - {"it"})
+        if isinstance(node, A.Call):
+            args = node.args[:1] if node.name == "total" else node.args
+            return set().union(*(self.reads(a.value, in_filter) for a in args))
+        return set()
 
     # literals
     def _num(self, n: A.Num, f: bool) -> Fn:
@@ -139,6 +171,23 @@ class ExprCompiler:
         return _FUNCTIONS[n.name](self, n, args)
 
 
+def _memoized(fn: Fn) -> Fn:
+    """Cache a value that depends only on the state (and who `you` is) until the state changes."""
+    key = next(_memo_keys)
+
+    def cached(g: GameState, env: dict) -> Any:
+        if g.memo_version != g.version:
+            g.memo.clear()
+            g.memo_version = g.version
+        k = (key, env.get("you"))
+        value = g.memo.get(k, _MISSING)
+        if value is _MISSING:
+            value = g.memo[k] = fn(g, env)
+        return value
+
+    return cached
+
+
 def _card_field(names: Names, prop: str, obj: Fn) -> Fn:
     if prop in names.resources:
         return lambda g, env: _resource(g, single(obj(g, env)), prop)
@@ -229,7 +278,23 @@ def _f_total(c: ExprCompiler, n: A.Call, args: list[Fn]) -> Fn:
     return total
 
 
+def _f_playable(c: ExprCompiler, n: A.Call, args: list[Fn]) -> Fn:
+    x = args[0]
+
+    def playable(g: GameState, env: dict) -> bool:
+        cards = vm.as_cards(g, x(g, env))
+        return bool(cards) and all(_condition_holds(g, cid) for cid in cards)
+
+    return playable
+
+
+def _condition_holds(g: GameState, cid: int) -> bool:
+    cond = g.defs[cid].condition
+    return cond is None or bool(cond(g, vm.effect_env(g, cid, g.controller[cid])))
+
+
 _FUNCTIONS = {
     "count": _f_count, "exists": _f_exists, "top": _f_top, "bottom": _f_bottom,
     "max": _f_max, "min": _f_min, "abs": _f_abs, "other": _f_other, "total": _f_total,
+    "playable": _f_playable,
 }

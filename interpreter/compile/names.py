@@ -18,6 +18,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "abs": (1, 1, "absolute value"),
     "other": (1, 1, "the other player"),
     "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
+    "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "it"}
 
@@ -37,6 +38,7 @@ class Names:
     actions: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
     verb_events: dict[str, str] = field(default_factory=dict)
+    rule_ids: set[str] = field(default_factory=set)  # named action requirements
 
     def card_field(self, name: str) -> bool:
         return name in CARD_ATTRS or name in self.properties or name in self.states \

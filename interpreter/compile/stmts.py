@@ -116,6 +116,11 @@ class StmtCompiler:
     def _settle(self, s: A.Settle, code: list) -> None:
         code.append(I.Settle())
 
+    def _together(self, s: A.Together, code: list) -> None:
+        code.append(I.Together(True))
+        self._block(s.body, code)
+        code.append(I.Together(False))
+
     def modifier(self, s: A.Modify) -> tuple:
         return (self.exprs.compile(s.target), s.prop, s.op, self.exprs.compile(s.value))
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from interpreter.engine import vm
 from interpreter.engine.model import CardDef, Ruleset
-from interpreter.engine.state import Frame, GameState, ZoneRef
+from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
+from interpreter.engine.instructions import CallFromEnv
 from interpreter.engine.turn import OrderTriggers
 
 _OP_NAMES = {"=": "set", "+=": "add", "-=": "subtract"}
@@ -22,14 +23,18 @@ class Game:
         self.tokens = tokens
         self.program = program
         self.order_code = (OrderTriggers(),)
+        self.call_code = (CallFromEnv(),)
         self.ability_zone_set = frozenset(ruleset.ability_zones)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
+        self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
+                                  if s.disables_abilities)
         self.clear_masks: dict[str, int] = {}
         for s in ruleset.states.values():
             if s.clear:
                 until = s.clear.removesuffix("_end")
                 self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
+        self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
@@ -49,6 +54,20 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
+
+    def _readers(self) -> dict:
+        """prop name -> fn(g, cid): one lookup per property read on the hot path."""
+        readers = dict(CARD_READERS)
+        for name, s in self.ruleset.states.items():
+            readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
+        for name, pdef in self.ruleset.properties.items():
+            if pdef.type == "number":
+                readers[name] = lambda g, c, p=pdef: g.number(c, p)
+            else:
+                readers[name] = lambda g, c, p=pdef: (
+                    None if g.flags[c] & g.game.hiding_mask and not p.always_known
+                    else g.defs[c].props.get(p.name, p.default))
+        return _Readers(readers)
 
     # ---------- modifiers ----------
     def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
@@ -134,6 +153,17 @@ class Game:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+class _Readers(dict):
+    """Unknown properties read as None (a card that does not print them)."""
+
+    def __missing__(self, key: str):
+        return _read_none
+
+
+def _read_none(g: GameState, cid: int) -> None:
+    return None
 
 
 _ENGINE_FIELD_TYPES = {"player": "player", "you": "player", "opponent": "player",

@@ -172,6 +172,16 @@ class CallVerb(Instr):
         vm.call_verb(g, self.verb, params, f.env)
 
 
+class CallFromEnv(Instr):
+    """Call the verb named in the env with parameters already evaluated (one card of an `each`)."""
+
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        vm.call_verb(g, f.env["#verb"], dict(f.env["#params"]), f.env)
+
+
 class Modify(Instr):
     """Add a modifier to each target card; the value is fixed now."""
 
@@ -201,16 +211,31 @@ class Settle(Instr):
         vm.checkpoint(g)
 
 
+class Together(Instr):
+    """Open or close a `simultaneously` block; closing it runs the deferred win/loss checks."""
+
+    __slots__ = ("opening",)
+
+    def __init__(self, opening: bool) -> None:
+        self.opening = opening
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        g.atomic += 1 if self.opening else -1
+        if not self.opening:
+            vm.check_end(g)
+
+
 class Emit(Instr):
     """Announce that a verb or action happened, so triggers can see it."""
 
-    __slots__ = ("event", "fields")
+    __slots__ = ("event", "fields", "ref")
 
-    def __init__(self, event: str, fields: tuple[str, ...]) -> None:
-        self.event, self.fields = event, fields
+    def __init__(self, event: str, fields: tuple[str, ...], ref: str = "") -> None:
+        self.event, self.fields, self.ref = event, fields, ref
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
         env = f.env
         vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
-                lookback=env.get("#live", ()))
+                lookback=env.get("#live", ()), ref=self.ref)

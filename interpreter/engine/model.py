@@ -28,6 +28,7 @@ class PropDef:
     min: int | None = None
     max: int | None = None
     values: tuple[str, ...] = ()
+    always_known: bool = False  # readable even when a state hides the card's properties
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class StateDef:
     index: int
     hides_properties: bool = False
     clear: str | None = None  # turn_end | phase_end
+    disables_abilities: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class VerbDef:
     body: Code
     event: str
     ref: str = ""
+    each: str | None = None  # a cards parameter the verb is applied to card by card
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class ActionDef:
     label: str
     cards: ExprFn | None  # candidates for `card`
     abilities: bool  # enumerate the activated abilities of the candidates
-    requires: ExprFn | None
+    requires: tuple[tuple[str, ExprFn], ...]  # named rules; `can ID` lifts one
     body: Code
     limit: tuple[int, str] | None  # (count, per: phase | turn)
     ref: str = ""

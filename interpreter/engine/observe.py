@@ -15,6 +15,8 @@ def visible(g: GameState, cid: int, viewer: int | None) -> bool:
         return True
     ref = g.zone_of[cid]
     vis = g.game.ruleset.zones[ref.name].visibility
+    if g.known.get(cid, 0) >> viewer & 1:
+        return True
     if vis == "hidden":
         return False
     if g.owner[cid] == viewer:

@@ -64,6 +64,7 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
     if g.counters:
         for key in [k for k in g.counters if k[0] == cid]:
             del g.counters[key]
+    g.known.pop(cid, None)
 
 
 def _zone_label(ref: ZoneRef) -> str:
@@ -118,7 +119,19 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:
-    vm.emit(g, "revealed", {"cards": vm.as_cards(g, cards)})
+    cards = vm.as_cards(g, cards)
+    everyone = (1 << g.game.ruleset.players) - 1
+    for cid in cards:
+        g.known[cid] = everyone
+    vm.emit(g, "revealed", {"cards": cards})
+
+
+def look(g: GameState, env: dict, cards: Any, player: int) -> None:
+    """Only `player` sees the cards (until they change zones)."""
+    cards = vm.as_cards(g, cards)
+    for cid in cards:
+        g.known[cid] = g.known.get(cid, 0) | 1 << player
+    vm.emit(g, "looked", {"cards": cards, "player": player}, private_to=player)
 
 
 def win(g: GameState, env: dict, player: int, reason: str = "an effect") -> None:
@@ -170,6 +183,8 @@ PRIMITIVES: dict[str, Primitive] = {
     "assign": Primitive(assign, (P("target", "any"), P("name", "name"), P("n", "number")),
                         "set a player resource or a card counter to n"),
     "reveal": Primitive(reveal, (P("cards", "cards"),), "show cards to every player"),
+    "look": Primitive(look, (P("cards", "cards"), P("player", "player")),
+                      "let one player see cards (e.g. the top of their deck)"),
     "win": Primitive(win, (P("player", "player"), P("reason", "text", "an effect")),
                      "the player wins now"),
     "lose": Primitive(lose, (P("player", "player"), P("reason", "text", "an effect")),

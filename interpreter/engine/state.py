@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from interpreter.engine.model import CardDef
+from interpreter.engine.model import CardDef, PropDef
 
 
 class ZoneRef(NamedTuple):
@@ -57,7 +57,7 @@ class GameState:
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
-        "decisions", "_statics",
+        "decisions", "known", "memo", "memo_version", "atomic", "_statics",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -88,6 +88,10 @@ class GameState:
         self.clock = 0
         self.steps = 0
         self.decisions = 0
+        self.known: dict[int, int] = {}  # card -> bitmask of players who have looked at it
+        self.memo: dict = {}  # values that depend only on the state, valid for memo_version
+        self.memo_version = -1
+        self.atomic = 0  # depth of `simultaneously` blocks: win/loss checks wait
         self._statics: tuple[int, dict] | None = None
 
     # ---------- clone ----------
@@ -116,6 +120,9 @@ class GameState:
         g.counts = dict(self.counts)
         g.log = list(self.log) if keep_log and self.log is not None else None
         g.clock, g.steps, g.decisions = self.clock, self.steps, self.decisions
+        g.known = dict(self.known)
+        g.memo, g.memo_version = {}, -1
+        g.atomic = self.atomic
         g._statics = self._statics
         return g
 
@@ -141,18 +148,18 @@ class GameState:
 
     def get(self, cid: int, prop: str) -> Any:
         """A card's property after every modifier, clamped; None when it cannot be seen."""
-        attr = _CARD_ATTRS.get(prop)
-        if attr is not None:
-            return attr(self, cid)
-        if prop in self.game.ruleset.states:
-            return self.has_state(cid, prop)
-        if self.flags[cid] & self.game.hiding_mask:
+        return self.game.readers[prop](self, cid)
+
+    def number(self, cid: int, pdef: PropDef) -> Any:
+        """A number property: printed value, then modifiers in the ruleset's order, then clamp."""
+        if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
             return None
-        pdef = self.game.ruleset.properties.get(prop)
-        value = self.defs[cid].props.get(prop, pdef.default if pdef else None)
-        if pdef is None or pdef.type != "number":
-            return value
-        mods = self._mods_for(cid, prop)
+        prop = pdef.name
+        value = self.defs[cid].props.get(prop, pdef.default)
+        if not self.mods and not self.game.has_statics:
+            mods = None
+        else:
+            mods = self._mods_for(cid, prop)
         if mods:
             value = self.game.apply_modifiers(value or 0, mods)
         if pdef.min is not None and value is not None and value < pdef.min:
@@ -174,11 +181,21 @@ class GameState:
         return self.counters.get((cid, name), 0)
 
     def live_cards(self) -> list[int]:
-        """Cards whose abilities work now (in the ruleset's ability zones)."""
+        """Cards whose abilities work now (in the ruleset's ability zones). Do not mutate."""
+        if self.memo_version != self.version:
+            self.memo.clear()
+            self.memo_version = self.version
+        live = self.memo.get("live")
+        if live is None:
+            live = self.memo["live"] = self._live_cards()
+        return live
+
+    def _live_cards(self) -> list[int]:
         out: list[int] = []
+        mask = self.game.disabling_mask
         for ref, cards in self.zones.items():
             if ref.name in self.game.ability_zone_set:
-                out.extend(cards)
+                out.extend(c for c in cards if not self.flags[c] & mask)
         return out
 
 
@@ -186,12 +203,12 @@ def _zone_name(g: GameState, cid: int) -> str:
     return g.zone_of[cid].name
 
 
-_CARD_ATTRS = {
+CARD_READERS = {
     "name": lambda g, c: None if g.flags[c] & g.game.hiding_mask else g.defs[c].name,
     "owner": lambda g, c: g.owner[c],
     "controller": lambda g, c: g.controller[c],
     "zone": _zone_name,
     "face_up": lambda g, c: g.face[c],
-    "token": lambda g, c: g.defs[c].token,
+    "is_token": lambda g, c: g.defs[c].token,
 }
-CARD_ATTRS = frozenset(_CARD_ATTRS)
+CARD_ATTRS = frozenset(CARD_READERS)

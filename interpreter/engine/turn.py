@@ -41,7 +41,8 @@ class PhaseStart(Instr):
             return
         f.pc += 1
         g.phase = self.phase.name
-        vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player})
+        vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                ref=self.phase.ref)
 
 
 class Window(Instr):
@@ -174,19 +175,26 @@ def _candidates(g: GameState, adef: ActionDef):
                 yield (adef.name, cid, None)
             continue
         for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == "activated":
+            if ability.kind == "activated" and _usable(g, cid, ability):
                 env["ability"] = (cid, idx)
                 if _allowed(g, adef, env):
                     yield (adef.name, cid, idx)
 
 
+def _usable(g: GameState, cid: int, ability) -> bool:
+    return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, g.controller[cid])))
+
+
 def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
+    """Legal unless forbidden; each failed rule needs a permission (`can RULE` or `can ACTION`)."""
     fields = {k: env[k] for k in ("card", "player", "ability") if k in env}
     if vm.forbidden(g, adef.name, fields):
         return False
-    if adef.requires is None or adef.requires(g, env):
-        return True
-    return vm.permitted(g, adef.name, fields)
+    for rule_id, cond in adef.requires:
+        if not cond(g, env) and not (vm.permitted(g, rule_id, fields)
+                                     or vm.permitted(g, adef.name, fields)):
+            return False
+    return True
 
 
 def action_env(g: GameState, adef: ActionDef, card: int | None, idx: int | None) -> dict:

@@ -79,15 +79,22 @@ def _player(p: int | None) -> str | None:
 
 
 # ---------- events and triggers ----------
-def emit(g: GameState, name: str, fields: dict, lookback: tuple = ()) -> None:
+def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
+         private_to: int | None = None) -> None:
     g.version += 1
     if g.log is not None:
-        g.log.append({"e": name, **{k: g.game.show(g, k, v) for k, v in fields.items()}})
+        record = {"e": name, **{k: g.game.show(g, k, v) for k, v in fields.items()}}
+        if ref:
+            record["ref"] = ref
+        if private_to is not None:
+            record["private"] = f"P{private_to + 1}"
+        g.log.append(record)
     index = g.game.triggers_on.get(name)
     if index is None:
         return
     live = g.live_cards()
-    live.extend(c for c in lookback if c not in live)
+    if lookback:
+        live = live + [c for c in lookback if c not in live]
     for cid in live:
         for idx in index.get(g.defs[cid].id, ()):
             ability = g.defs[cid].abilities[idx]
@@ -167,9 +174,16 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     verb = g.game.ruleset.verbs[name]
-    for pname, ptype in zip(verb.params, verb.types, strict=False):
+    for pname, ptype in zip(verb.params, verb.types, strict=True):
         if ptype == "cards":
             params[pname] = as_cards(g, params[pname])
+    if verb.each and len(params[verb.each]) > 1:
+        for cid in reversed(params[verb.each]):
+            one = dict(params)
+            one[verb.each] = (cid,)
+            g.frames.append(Frame(g.game.call_code, {**caller, "#verb": name, "#params": one},
+                                  "block"))
+        return
     env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
            "self": caller.get("self")}
     env.update(params)
@@ -199,7 +213,7 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
 def check_end(g: GameState) -> None:
     """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds."""
     rules = g.game.ruleset.end_rules
-    if not rules or g.result is not None:
+    if not rules or g.result is not None or g.atomic:
         return
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []

@@ -162,7 +162,15 @@ class Settle:
     span: Span
 
 
-Stmt = Union[Call, If, May, Choose, ForEach, Repeat, Let, Modify, Settle]  # noqa: UP007 (forward references)
+@dataclass(frozen=True, slots=True)
+class Together:
+    """`simultaneously { ... }`: win/loss checks wait until the whole block is done."""
+
+    span: Span
+    body: tuple[Stmt, ...]
+
+
+Stmt = Union[Call, If, May, Choose, ForEach, Repeat, Let, Modify, Settle, Together]  # noqa: UP007 (forward references)
 Body = tuple[Stmt, ...]
 
 
@@ -177,8 +185,11 @@ class Trigger:
 
 @dataclass(frozen=True, slots=True)
 class Activated:
+    """`activate [cost {...}] [where cond]: body`; cond says when it may be used."""
+
     span: Span
     cost: Body
+    cond: Expr | None
     body: Body
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from interpreter.diagnostics import TcgError
@@ -20,15 +20,38 @@ class ParseError(TcgError):
         self.message, self.line, self.col, self.hint = message, line, col, hint
 
 
-def _span(meta_or_token) -> A.Span:
-    return A.Span(getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
+# Tokens that carry meaning; every other token is punctuation or a keyword.
+_VALUE_TOKENS = frozenset({"NAME", "NUMBER", "STRING", "MODOP", "CMPOP", "ADDOP", "MULOP"})
 
 
-def _body(items) -> tuple:
-    return tuple(items)
+def _span(first) -> A.Span:
+    return first if isinstance(first, A.Span) else A.Span(1, 1)
 
 
-@v_args(meta=True)
+def _first_span(children: list) -> A.Span:
+    """The position of a node: its first token, or the first position a child carries."""
+    for c in children:
+        if isinstance(c, Token):
+            return A.Span(c.line, c.column)
+        span = getattr(c, "span", None)
+        if span is not None:
+            return span
+        if isinstance(c, tuple) and c and getattr(c[0], "span", None) is not None:
+            return c[0].span
+    return A.Span(1, 1)
+
+
+def _positioned(method):
+    """Run inside the parser (no tree): compute the span, drop keyword/punctuation tokens."""
+
+    def callback(self, children):
+        span = _first_span(children)
+        kept = [c for c in children if not (isinstance(c, Token) and c.type not in _VALUE_TOKENS)]
+        return method(self, span, kept)
+
+    return callback
+
+
 class _ToAst(Transformer):
     # abilities
     def ability(self, meta, c):
@@ -39,8 +62,9 @@ class _ToAst(Transformer):
         return A.Trigger(_span(meta), str(c[0]), cond, c[-1])
 
     def activated(self, meta, c):
-        cost = c[0] if len(c) == 2 else ()
-        return A.Activated(_span(meta), cost, c[-1])
+        cost = next((x for x in c[:-1] if isinstance(x, tuple)), ())
+        cond = next((x for x in c[:-1] if not isinstance(x, tuple)), None)
+        return A.Activated(_span(meta), cost, cond, c[-1])
 
     def cost(self, meta, c):
         return c[0]
@@ -111,6 +135,9 @@ class _ToAst(Transformer):
     def settle_stmt(self, meta, c):
         return A.Settle(_span(meta))
 
+    def together_stmt(self, meta, c):
+        return A.Together(_span(meta), c[0])
+
     # expressions
     def filter(self, meta, c):
         return A.Filter(_span(meta), c[0], c[1])
@@ -160,6 +187,9 @@ class _ToAst(Transformer):
     def name(self, meta, c):
         return A.Name(_span(meta), str(c[0]))
 
+    def paren(self, meta, c):
+        return c[0]
+
     def call(self, meta, c):
         args = tuple(a for a in c[1:] if a is not None)
         return A.Call(_span(meta), str(c[0]), args)
@@ -171,19 +201,24 @@ class _ToAst(Transformer):
         return A.Arg(_span(meta), str(c[0]), c[1])
 
 
+for _name, _method in list(vars(_ToAst).items()):
+    if not _name.startswith("_") and callable(_method):
+        setattr(_ToAst, _name, _positioned(_method))
+
+
 @cache
 def _parser() -> Lark:
+    # The transformer runs inside the LALR parser, so no parse tree is built; keeping
+    # every token gives each node the position of its first token (keywords included).
     return Lark.open_from_package(
         "interpreter.grammar",
         "effect.lark",
         parser="lalr",
         start=["ability", "body", "expr"],
-        propagate_positions=True,
+        keep_all_tokens=True,
         maybe_placeholders=True,
+        transformer=_ToAst(),
     )
-
-
-_TRANSFORMER = _ToAst()
 
 
 def normalize(text: str) -> str:
@@ -194,10 +229,9 @@ def _parse(text: str, start: str):
     text = normalize(text)
     _check_nesting(text)
     try:
-        tree = _parser().parse(text, start=start)
+        return _parser().parse(text, start=start)
     except UnexpectedInput as e:
         raise _friendly(e, text) from None
-    return _TRANSFORMER.transform(tree)
 
 
 def _check_nesting(text: str) -> None:
