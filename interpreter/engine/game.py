@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine import vm
+from interpreter.engine.instructions import CallFromEnv
 from interpreter.engine.model import CardDef, Ruleset
 from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
-from interpreter.engine.instructions import CallFromEnv
 from interpreter.engine.turn import OrderTriggers
 
 _OP_NAMES = {"=": "set", "+=": "add", "-=": "subtract"}

@@ -156,10 +156,7 @@ class GameState:
             return None
         prop = pdef.name
         value = self.defs[cid].props.get(prop, pdef.default)
-        if not self.mods and not self.game.has_statics:
-            mods = None
-        else:
-            mods = self._mods_for(cid, prop)
+        mods = self._mods_for(cid, prop) if self.mods or self.game.has_statics else None
         if mods:
             value = self.game.apply_modifiers(value or 0, mods)
         if pdef.min is not None and value is not None and value < pdef.min:
