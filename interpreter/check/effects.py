@@ -1,13 +1,40 @@
-"""Check effect ASTs against a ruleset's names: every problem, positioned, with a suggestion."""
+"""Check effect ASTs against a ruleset: names, arity and types, every problem positioned.
+
+Types: number, bool, text, player, players, cards, zone, ability, any. A value of
+type `any` fits everywhere; the checker only reports what is certainly wrong, so
+that what passes it cannot crash the engine.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.compile.names import BUILTIN_VALUES, FUNCTIONS, Names
+from interpreter.compile.names import FUNCTIONS, Names
 from interpreter.diagnostics import did_you_mean
-from interpreter.engine.primitives import PRIMITIVES
+from interpreter.engine.primitives import Param
+from interpreter.engine.state import CARD_ATTRS
 from interpreter.lang import ast as A
+
+ANY = "any"
+FIELD_TYPES = {
+    "card": "cards", "cards": "cards", "player": "player", "ability": "ability",
+    "from_zone": "text", "to_zone": "text", "zone": "zone", "state": "text", "value": ANY,
+    "face": "text", "name": "text", "delta": "number", "turn": "number", "phase": "text",
+}
+_ATTR_TYPES = {"name": "text", "owner": "player", "controller": "player", "zone": "text",
+               "face_up": "bool", "is_token": "bool"}
+_PARAM_FITS = {  # what a parameter of each type accepts
+    "cards": {"cards", "zone"}, "card": {"cards"}, "zone": {"zone"}, "player": {"player"},
+    "number": {"number"}, "bool": {"bool"}, "text": {"text"}, "state": {"text"},
+    "name": {"text"}, "ability": {"ability"},
+}
+_FUNCTION_TYPES = {  # name: (argument types, result)
+    "count": (("cards",), "number"), "exists": (("cards",), "bool"),
+    "top": (("cards", "number"), "cards"), "bottom": (("cards", "number"), "cards"),
+    "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
+    "abs": (("number",), "number"), "other": (("player",), "player"),
+    "total": (("cards",), "number"), "playable": (("cards",), "bool"),
+}
 
 
 @dataclass(frozen=True)
@@ -18,19 +45,25 @@ class Problem:
     hint: str = ""
 
 
-class EffectChecker:
-    """Walks one text. `scope` holds the variables the context provides."""
+def _fits(actual: str, wanted: set[str]) -> bool:
+    return actual == ANY or actual in wanted or ("cards" in wanted and actual == "zone")
 
-    def __init__(self, names: Names, scope: set[str]) -> None:
+
+class EffectChecker:
+    """Walks one text. `scope` maps the variables the context provides to their types."""
+
+    def __init__(self, names: Names, scope: dict[str, str] | set[str]) -> None:
         self.names = names
-        self.scope = set(scope) | {"you", "opponent", "self"}
+        if not isinstance(scope, dict):
+            scope = {n: FIELD_TYPES.get(n, ANY) for n in scope}
+        self.scope = {"you": "player", "opponent": "player", "self": "cards", **scope}
         self.problems: list[Problem] = []
 
     # ---------- entry points ----------
     def ability(self, a: A.Ability) -> list[Problem]:
         if isinstance(a, A.Trigger):
             self._event(a.span, a.event)
-            self.scope |= set(self._event_fields(a.event))
+            self.scope.update(self._event_fields(a.event))
             self._opt_expr(a.cond)
             self.body(a.body)
         elif isinstance(a, A.Activated):
@@ -42,14 +75,16 @@ class EffectChecker:
             for m in a.modifiers:
                 self._stmt(m)
         elif isinstance(a, A.Replacement):
-            self._known(a.span, a.verb, self.names.verbs, "verb", "UNKNOWN-VERB")
-            self.scope |= {p.name for p in self.names.verbs.get(a.verb, ())}
+            if a.verb not in self.names.verbs:
+                self._add(a.span, "UNKNOWN-VERB", f"unknown verb '{a.verb}'",
+                          did_you_mean(a.verb, self.names.verbs))
+            self.scope.update(self._params(a.verb))
             self._opt_expr(a.cond)
             self.body(a.body)
         else:
             self._action_or_verb(a.span, a.action)
-            self.scope |= {"card", "player", "ability"}
-            self.scope |= {p.name for p in self.names.verbs.get(a.action, ())}
+            self.scope.update(card="cards", player="player", ability="ability")
+            self.scope.update(self._params(a.action))
             self._opt_expr(a.cond)
         return self.problems
 
@@ -70,42 +105,48 @@ class EffectChecker:
             self._expr(s.cond, False)
             self.body(s.then)
             self.body(s.orelse)
-        elif isinstance(s, A.May):
-            self._opt_expr(s.by)
+        elif isinstance(s, (A.May, A.Together)):
+            if isinstance(s, A.May):
+                self._want(s.by, {"player"}, "'may by' needs a player")
             self.body(s.body)
         elif isinstance(s, A.Choose):
-            self._expr(s.count, False)
-            self._expr(s.source, False)
-            self._opt_expr(s.by)
-            self.scope.add(s.name)
+            self._want(s.count, {"number"}, "the count of 'choose' must be a number")
+            self._want(s.source, {"cards"}, "'choose' picks from cards or a zone")
+            self._want(s.by, {"player"}, "'choose ... by' needs a player")
+            self.scope[s.name] = "cards"
         elif isinstance(s, A.ForEach):
-            self._expr(s.source, False)
-            self.scope.add(s.name)
-            self.body(s.body)
-        elif isinstance(s, A.Together):
+            t = self._expr(s.source, False)
+            if not _fits(t, {"cards", "players"}):
+                self._add(s.source.span, "TYPE", f"'for each' goes over cards or players, not {t}")
+            self.scope[s.name] = "player" if t == "players" else ("cards" if t != ANY else ANY)
             self.body(s.body)
         elif isinstance(s, A.Repeat):
-            self._expr(s.count, False)
+            self._want(s.count, {"number"}, "'repeat' needs a number")
             self.body(s.body)
         elif isinstance(s, A.Let):
-            self._expr(s.value, False)
-            self.scope.add(s.name)
+            self.scope[s.name] = self._expr(s.value, False)
         elif isinstance(s, A.Modify):
-            self._expr(s.target, False)
-            if s.prop not in self.names.properties:
-                self._add(s.span, "UNKNOWN-PROPERTY", f"unknown property '{s.prop}'",
-                          did_you_mean(s.prop, self.names.properties))
-            self._expr(s.value, False)
-            if s.until not in (None, "turn", "phase"):
-                self._add(s.span, "DURATION", f"unknown duration 'until end of {s.until}'",
-                          "use 'until end of turn' or 'until end of phase'")
+            self._modify(s)
+
+    def _modify(self, s: A.Modify) -> None:
+        self._want(s.target, {"cards"}, "a modifier applies to cards")
+        pdef = self.names.property_types.get(s.prop)
+        if pdef is None:
+            self._add(s.span, "UNKNOWN-PROPERTY", f"unknown property '{s.prop}'",
+                      did_you_mean(s.prop, self.names.properties))
+        elif pdef != "number":
+            self._add(s.span, "TYPE", f"only number properties can be modified; "
+                                      f"'{s.prop}' is {pdef}")
+        self._want(s.value, {"number"}, "a modifier's value must be a number")
+        if s.until not in (None, "turn", "phase"):
+            self._add(s.span, "DURATION", f"unknown duration 'until end of {s.until}'",
+                      "use 'until end of turn' or 'until end of phase'")
 
     def _call_stmt(self, c: A.Call) -> None:
         params = self.names.params_of(c.name)
         if params is None:
             if c.name in FUNCTIONS or c.name in self.names.zones:
-                self._add(c.span, "NOT-A-STATEMENT",
-                          f"'{c.name}(...)' is a value, not an action")
+                self._add(c.span, "NOT-A-STATEMENT", f"'{c.name}(...)' is a value, not an action")
             else:
                 self._add(c.span, "UNKNOWN-VERB", f"unknown verb '{c.name}'",
                           did_you_mean(c.name, self.names.callables()))
@@ -114,7 +155,7 @@ class EffectChecker:
             return
         self._args(c, params)
 
-    def _args(self, c: A.Call, params: tuple) -> None:
+    def _args(self, c: A.Call, params: tuple[Param, ...]) -> None:
         by_name = {p.name: p for p in params}
         positional = [a for a in c.args if a.name is None]
         if len(positional) > len(params):
@@ -126,19 +167,18 @@ class EffectChecker:
             if a.name and p is None:
                 self._add(a.span, "UNKNOWN-ARG", f"'{c.name}' has no parameter '{a.name}'",
                           did_you_mean(a.name, by_name))
-            if p is not None:
-                given.add(p.name)
-                self._arg(c, p, a)
-            else:
+            if p is None:
                 self._expr(a.value, False)
+                continue
+            given.add(p.name)
+            self._arg(c, p, a)
         missing = [p.name for p in params if p.default is ... and p.name not in given]
-        if missing and c.name in PRIMITIVES:
+        if missing:
             self._add(c.span, "ARITY", f"'{c.name}' needs {', '.join(missing)}")
 
-    def _arg(self, c: A.Call, p, a: A.Arg) -> None:
+    def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
-        if p.type in ("state", "name", "text") and isinstance(v, A.Name) \
-                and v.id not in self.scope:
+        if p.type in ("state", "name", "text") and isinstance(v, A.Name) and v.id not in self.scope:
             if p.type == "state" and v.id not in self.names.states:
                 self._add(v.span, "UNKNOWN-STATE", f"unknown state '{v.id}'",
                           did_you_mean(v.id, self.names.states))
@@ -146,103 +186,193 @@ class EffectChecker:
                 self._add(v.span, "UNKNOWN-NAME", f"'{v.id}' is neither a resource nor a counter",
                           did_you_mean(v.id, self.names.resources | self.names.counters))
             return
-        if p.type in ("number",) and isinstance(v, (A.Str, A.Bool)):
-            self._add(v.span, "TYPE", f"'{p.name}' of '{c.name}' must be a number")
-        elif p.type in ("cards", "zone", "player") and isinstance(v, (A.Num, A.Str, A.Bool)):
-            self._add(v.span, "TYPE", f"'{p.name}' of '{c.name}' must be a {p.type}, "
-                                      f"not a {type(v).__name__.lower()} literal")
-        self._expr(v, False)
+        t = self._expr(v, False)
+        wanted = _PARAM_FITS.get(p.type)
+        if p.name == "target" and p.type == ANY:
+            wanted = {"player", "cards"}
+        if wanted is not None and not _fits(t, wanted):
+            self._add(v.span, "TYPE", f"'{p.name}' of '{c.name}' must be {_a(p.type)}, "
+                                      f"got {_a(t)}")
 
     # ---------- expressions ----------
     def _opt_expr(self, e: A.Expr | None) -> None:
         if e is not None:
             self._expr(e, False)
 
-    def _expr(self, e: A.Expr, in_filter: bool) -> None:
+    def _want(self, e: A.Expr | None, wanted: set[str], message: str) -> None:
+        if e is None:
+            return
+        t = self._expr(e, False)
+        if not _fits(t, wanted):
+            self._add(e.span, "TYPE", f"{message}; got {_a(t)}")
+
+    def _expr(self, e: A.Expr, in_filter: bool) -> str:
+        if isinstance(e, A.Num):
+            return "number"
+        if isinstance(e, A.Str):
+            return "text"
+        if isinstance(e, A.Bool):
+            return "bool"
+        if isinstance(e, A.NoneLit):
+            return ANY
         if isinstance(e, A.Name):
-            self._name(e, in_filter)
-        elif isinstance(e, A.Member):
-            self._expr(e.obj, in_filter)
-            if not (self.names.card_field(e.name) or e.name in self.names.resources):
-                self._add(e.span, "UNKNOWN-PROPERTY", f"unknown property '{e.name}'",
-                          did_you_mean(e.name, [*self.names.properties, *self.names.states,
-                                                *self.names.resources, *self.names.counters,
-                                                "name", "owner", "controller", "zone"]))
-        elif isinstance(e, A.Call):
-            self._call_expr(e, in_filter)
-        elif isinstance(e, A.Unary):
-            self._expr(e.operand, in_filter)
-        elif isinstance(e, A.Binary):
+            return self._name(e, in_filter)
+        if isinstance(e, A.Member):
+            return self._member(e, in_filter)
+        if isinstance(e, A.Call):
+            return self._call_expr(e, in_filter)
+        if isinstance(e, A.Unary):
+            if e.op == "not":
+                self._expr(e.operand, in_filter)
+                return "bool"
+            self._operand(e.operand, in_filter, "'-'")
+            return "number"
+        if isinstance(e, A.Binary):
+            return self._binary(e, in_filter)
+        assert isinstance(e, A.Filter)
+        t = self._expr(e.source, in_filter)
+        if not _fits(t, {"cards"}):
+            self._add(e.source.span, "TYPE", f"'where' filters cards or a zone, not {_a(t)}")
+        self._expr(e.cond, True)
+        return "cards"
+
+    def _binary(self, e: A.Binary, in_filter: bool) -> str:
+        if e.op in ("and", "or", "==", "!="):
             self._expr(e.left, in_filter)
             self._expr(e.right, in_filter)
-        elif isinstance(e, A.Filter):
-            self._expr(e.source, in_filter)
-            self._expr(e.cond, True)
+            return "bool"
+        if e.op == "in":
+            self._expr(e.left, in_filter)
+            t = self._expr(e.right, in_filter)
+            if not _fits(t, {"cards"}):
+                self._add(e.right.span, "TYPE", f"'in' needs cards or a zone, got {_a(t)}")
+            return "bool"
+        self._operand(e.left, in_filter, f"'{e.op}'")
+        self._operand(e.right, in_filter, f"'{e.op}'")
+        return "bool" if e.op in ("<", "<=", ">", ">=") else "number"
 
-    def _name(self, n: A.Name, in_filter: bool) -> None:
-        name = n.id
-        if name in self.scope or name in BUILTIN_VALUES:
-            return
-        if in_filter and self.names.card_field(name):
-            return
-        if name in self.names.states or name in self.names.enums:
-            return
-        if self.names.zones.get(name):
-            return
-        if name in self.names.zones:
+    def _operand(self, e: A.Expr, in_filter: bool, op: str) -> None:
+        t = self._expr(e, in_filter)
+        if not _fits(t, {"number"}):
+            self._add(e.span, "TYPE", f"{op} needs numbers, got {_a(t)}")
+
+    def _name(self, n: A.Name, in_filter: bool) -> str:
+        name, names = n.id, self.names
+        if name in self.scope:
+            return self.scope[name]
+        if name == "it":
+            return "cards" if in_filter else self._unknown(n, in_filter)
+        if name == "turn_player":
+            return "player"
+        if name == "players":
+            return "players"
+        if in_filter and names.card_field(name):
+            return self._field_type(name)
+        if name in names.states or name in names.enums:
+            return "text"
+        if names.zones.get(name):
+            return "zone"
+        if name in names.zones:
             self._add(n.span, "ZONE-OWNER", f"zone '{name}' belongs to a player",
                       f"write {name}(you) or {name}(opponent)")
-        elif self.names.card_field(name):
+        elif names.card_field(name):
             self._add(n.span, "UNKNOWN-NAME", f"'{name}' is a card property; say whose",
                       f"write self.{name}, or use it inside 'where'")
         else:
-            candidates = [*self.scope, *self.names.value_names()]
-            if in_filter:
-                candidates += [*self.names.properties, *self.names.states]
-            hint = did_you_mean(name, candidates) or did_you_mean(name, self.names.zones)
-            self._add(n.span, "UNKNOWN-NAME", f"unknown name '{name}'", hint)
+            return self._unknown(n, in_filter)
+        return ANY
 
-    def _call_expr(self, c: A.Call, in_filter: bool) -> None:
-        for a in c.args:
-            if c.name == "total" and a is c.args[-1] and isinstance(a.value, A.Name):
-                continue
-            self._expr(a.value, in_filter)
+    def _unknown(self, n: A.Name, in_filter: bool) -> str:
+        candidates = [*self.scope, *self.names.value_names()]
+        if in_filter:
+            candidates += [*self.names.properties, *self.names.states]
+        hint = did_you_mean(n.id, candidates) or did_you_mean(n.id, self.names.zones)
+        self._add(n.span, "UNKNOWN-NAME", f"unknown name '{n.id}'", hint)
+        return ANY
+
+    def _field_type(self, name: str) -> str:
+        if name in _ATTR_TYPES:
+            return _ATTR_TYPES[name]
+        if name in self.names.states:
+            return "bool"
+        if name in self.names.counters:
+            return "number"
+        return {"number": "number", "flag": "bool"}.get(self.names.property_types.get(name), "text")
+
+    def _member(self, e: A.Member, in_filter: bool) -> str:
+        t = self._expr(e.obj, in_filter)
+        if e.name in self.names.resources:
+            if not _fits(t, {"player"}):
+                self._add(e.span, "TYPE", f"'{e.name}' is a player resource; got {_a(t)}")
+            return "number"
+        if not (self.names.card_field(e.name)):
+            self._add(e.span, "UNKNOWN-PROPERTY", f"unknown property '{e.name}'",
+                      did_you_mean(e.name, [*self.names.properties, *self.names.states,
+                                            *self.names.resources, *self.names.counters,
+                                            *CARD_ATTRS]))
+            return ANY
+        if not _fits(t, {"cards"}):
+            self._add(e.span, "TYPE", f"'.{e.name}' reads a card; got {_a(t)}")
+        return self._field_type(e.name)
+
+    def _call_expr(self, c: A.Call, in_filter: bool) -> str:
         if c.name in self.names.zones:
-            shared = self.names.zones[c.name]
-            if not shared and len(c.args) != 1:
+            for a in c.args:
+                self._want(a.value, {"player"}, f"the owner of zone '{c.name}' must be a player")
+            if not self.names.zones[c.name] and len(c.args) != 1:
                 self._add(c.span, "ARITY", f"zone '{c.name}' needs its owner: {c.name}(player)")
-            return
-        spec = FUNCTIONS.get(c.name)
+            return "zone"
+        spec = _FUNCTION_TYPES.get(c.name)
         if spec is None:
+            for a in c.args:
+                self._expr(a.value, in_filter)
             if self.names.params_of(c.name) is not None:
                 self._add(c.span, "NOT-A-VALUE", f"'{c.name}' is an action, not a value")
             else:
                 self._add(c.span, "UNKNOWN-FUNCTION", f"unknown zone or function '{c.name}'",
                           did_you_mean(c.name, self.names.expr_callables())
                           or f"zones: {', '.join(self.names.zones)}")
-            return
-        lo, hi, _doc = spec
+            return ANY
+        lo, hi, _doc = FUNCTIONS[c.name]
         if not lo <= len(c.args) <= hi:
             self._add(c.span, "ARITY", f"'{c.name}' takes {lo}–{hi} arguments, got {len(c.args)}")
+        arg_types, result = spec
+        for i, a in enumerate(c.args):
+            if c.name == "total" and i == 1:
+                self._total_prop(a.value)
+                continue
+            t = self._expr(a.value, in_filter)
+            if i < len(arg_types) and not _fits(t, {arg_types[i]}):
+                self._add(a.value.span, "TYPE", f"argument {i + 1} of '{c.name}' must be "
+                                                f"{_a(arg_types[i])}, got {_a(t)}")
+        return result
+
+    def _total_prop(self, e: A.Expr) -> None:
+        if not (isinstance(e, A.Name) and self.names.property_types.get(e.id) == "number"):
+            self._add(e.span, "TYPE", "the second argument of 'total' names a number property",
+                      did_you_mean(getattr(e, "id", ""), self.names.properties))
 
     # ---------- helpers ----------
+    def _params(self, name: str) -> dict[str, str]:
+        return {p.name: p.type for p in self.names.verbs.get(name, ())}
+
     def _event(self, span: A.Span, event: str) -> None:
         if event not in self.names.events:
             self._add(span, "UNKNOWN-EVENT", f"unknown event '{event}'",
                       did_you_mean(event, self.names.events))
 
-    def _event_fields(self, event: str) -> tuple[str, ...]:
+    def _event_fields(self, event: str) -> dict[str, str]:
         from interpreter.compile.names import ENGINE_EVENTS
 
         if event in ENGINE_EVENTS:
-            return ENGINE_EVENTS[event]
-        fields: set[str] = set()
+            return {f: FIELD_TYPES.get(f, ANY) for f in ENGINE_EVENTS[event]}
+        fields: dict[str, str] = {}
         for verb, params in self.names.verbs.items():
             if self.names.verb_events.get(verb) == event:
-                fields |= {p.name for p in params}
+                fields.update({p.name: p.type for p in params})
         if event in self.names.actions:
-            fields |= {"card", "player", "ability"}
-        return tuple(fields)
+            fields.update(card="cards", player="player", ability="ability")
+        return fields
 
     def _action_or_verb(self, span: A.Span, name: str) -> None:
         known = [*self.names.actions, *self.names.verbs, *self.names.rule_ids]
@@ -250,9 +380,10 @@ class EffectChecker:
             self._add(span, "UNKNOWN-ACTION", f"unknown action, verb or rule '{name}'",
                       did_you_mean(name, known))
 
-    def _known(self, span, name, table, what, code) -> None:
-        if name not in table:
-            self._add(span, code, f"unknown {what} '{name}'", did_you_mean(name, table))
-
     def _add(self, span: A.Span, code: str, message: str, hint: str = "") -> None:
         self.problems.append(Problem(span, code, message, hint))
+
+
+def _a(t: str) -> str:
+    return {"any": "anything", "cards": "cards", "players": "the players",
+            "ability": "an ability"}.get(t, f"a {t}" if t[0] not in "aeiou" else f"an {t}")

@@ -41,7 +41,7 @@ class TextReader:
     def __init__(self, doc: Doc, names: Names, diags: list[Diagnostic]) -> None:
         self.doc, self.names, self.diags = doc, names, diags
 
-    def read(self, at: tuple, kind: str, scope: set[str] = frozenset()) -> Any:
+    def read(self, at: tuple, kind: str, scope: dict[str, str] | set[str] = frozenset()) -> Any:
         text = _get(self.doc.data, at)
         if not isinstance(text, str):
             return None
@@ -51,7 +51,7 @@ class TextReader:
             line, col = self.doc.text_pos(at, e.line, e.col)
             self.diags.append(self.doc.diag_at(line, col, "SYNTAX", e.message, e.hint))
             return None
-        checker = EffectChecker(self.names, set(scope))
+        checker = EffectChecker(self.names, scope if isinstance(scope, dict) else set(scope))
         problems = getattr(checker, kind)(tree)
         for p in problems:
             line, col = self.doc.text_pos(at, p.span.line, p.span.col)
@@ -93,6 +93,7 @@ def ruleset_names(raw: dict) -> Names:
         tokens=set(raw.get("tokens") or {}),
     )
     names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
+    names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
     names.events = set(ENGINE_EVENTS) | set(names.verb_events.values()) | names.actions
     names.rule_ids = {r["id"] for a in (raw.get("actions") or {}).values()
                       if isinstance((a or {}).get("requires"), list)
@@ -179,7 +180,7 @@ class RulesetBuilder:
             self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
                                             did_you_mean(str(zone), self.names.zones)))
 
-    def _body(self, at: tuple, scope: set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
         tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
@@ -209,7 +210,7 @@ class RulesetBuilder:
             event = self.names.verb_events[name]
             fields = tuple(p.name for p in params)
             ref = (d or {}).get("ref", "")
-            body = self._body(("verbs", name, "do"), set(fields),
+            body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
                               tail=(I.Emit(event, fields, ref),))
             each = (d or {}).get("each")
             if each is not None and each not in fields:

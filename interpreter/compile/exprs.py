@@ -212,10 +212,15 @@ def _zone(name: str, shared: bool, args: list[Fn]) -> Fn:
         ref = ZoneRef(name, -1)
         return lambda g, env: ref
     owner = args[0]
+    refs = tuple(ZoneRef(name, p) for p in range(16))
 
     def zone(g: GameState, env: dict) -> ZoneRef | None:
-        p = single(owner(g, env))
-        return None if p is None else ZoneRef(name, p)
+        p = owner(g, env)
+        if type(p) is not int:
+            p = single(p)
+            if p is None:
+                return None
+        return refs[p]
 
     return zone
 

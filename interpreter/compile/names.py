@@ -39,6 +39,7 @@ class Names:
     tokens: set[str] = field(default_factory=set)
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
+    property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
 
     def card_field(self, name: str) -> bool:
         return name in CARD_ATTRS or name in self.properties or name in self.states \

@@ -125,9 +125,12 @@ class Choose(Instr):
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):
             return self._finish(f, chosen + remaining)
-        options = remaining + ((DONE,) if self.up_to else ())
         player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
-        vm.ask(g, player, "choose", options, self.prompt)
+        distinct = vm.distinct_cards(g, remaining, player)
+        if len(distinct) == 1 and not self.up_to:
+            f.env[self.key] = (cands, need, chosen + distinct)
+            return None
+        vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         cands, need, chosen = f.env[self.key]

@@ -61,6 +61,8 @@ def answer(g: GameState, option: Any) -> None:
 
 # ---------- values ----------
 def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
+    if type(value) is tuple:
+        return value
     if value is None:
         return ()
     if isinstance(value, ZoneRef):
@@ -68,6 +70,29 @@ def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
     if isinstance(value, int):
         return (value,)
     return tuple(value)
+
+
+def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[int, ...]:
+    """One card per class of interchangeable cards, as `player` sees them.
+
+    Copies of one card in the same zone and condition make the same choice; offering
+    each of them would only multiply decisions. Cards the player cannot see, or with
+    counters or modifiers of their own, are never merged (that would leak or lose facts).
+    """
+    from interpreter.engine.observe import visible
+
+    seen: set = set()
+    out = []
+    marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} if g.mods or g.counters else ()
+    for c in cards:
+        if c in marked or not visible(g, c, player):
+            key: Any = c
+        else:
+            key = (g.defs[c].id, g.zone_of[c], g.face[c], g.flags[c], g.owner[c])
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return tuple(out)
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
