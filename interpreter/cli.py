@@ -69,15 +69,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from interpreter.run.loading import load_game
     from interpreter.run.match import MatchSetup, play
-    from interpreter.run.narrate import narrate
+    from interpreter.run.narrate import Narrator
 
     agents = args.agents.split(",")
     setup = MatchSetup(args.ruleset, args.deck, args.seed, agents)
+    # A human sees the account through their own eyes; AI-only matches are shown in full.
+    viewer = agents.index("human") if "human" in agents else None
+    narrator = Narrator(load_game(args.ruleset), viewer)
 
     def show(record: dict) -> None:
         if not args.quiet:
-            text = narrate(record)
+            text = narrator.line(record)
             if text is not None:
                 print(text)
 

@@ -181,6 +181,8 @@ class RulesetBuilder:
                                             did_you_mean(str(zone), self.names.zones)))
 
     def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+        self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
+            else str(at[0])
         tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
@@ -188,6 +190,7 @@ class RulesetBuilder:
 
     def body_in(self, reader: TextReader, at: tuple) -> tuple:
         """Compile a body from another file (a card set) with this ruleset's names."""
+        self.compiler.context = str(_get(reader.doc.data, (*at[:2], "name")))
         tree = reader.read(at, "body")
         return () if tree is None else self.compiler.body(tree)
 
@@ -363,6 +366,7 @@ class CardBuilder:
                                                    f"'{key}' must be true or false"))
 
     def ability(self, at: tuple) -> AbilityDef | None:
+        self.rb.compiler.context = str(_get(self.doc.data, (*at[:2], "name")))
         tree = self.texts.read(at, "ability")
         if tree is None:
             return None

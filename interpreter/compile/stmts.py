@@ -20,6 +20,7 @@ class StmtCompiler:
         self.names = names
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
+        self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
 
     def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
         code: list = list(head)
@@ -83,13 +84,19 @@ class StmtCompiler:
         code.append(None)
         self._block(s.body, code)
         by = self.exprs.compile(s.by) if s.by else None
-        code[at] = I.May(by, len(code), "use the optional effect?")
+        first = s.body[0] if s.body else None
+        what = f"{first.name}(...)" if isinstance(first, A.Call) else "the optional effect"
+        code[at] = I.May(by, len(code), f"{self._where()}may {what}?")
 
     def _choose(self, s: A.Choose, code: list) -> None:
         by = self.exprs.compile(s.by) if s.by else None
-        prompt = f"choose {'up to ' if s.up_to else ''}{{n}} for {s.name}"
+        prompt = f"{self._where()}choose {'up to ' if s.up_to else ''}{_count_text(s.count)} " \
+                 f"({s.name})"
         code.append(I.Choose(f"#c{next(_keys)}", s.name, self.exprs.compile(s.count),
                              self.exprs.compile(s.source), by, s.up_to, prompt))
+
+    def _where(self) -> str:
+        return f"{self.context}: " if self.context else ""
 
     def _foreach(self, s: A.ForEach, code: list) -> None:
         self._loop(self.exprs.compile(s.source), False, s.name, s.body, code)
@@ -123,6 +130,10 @@ class StmtCompiler:
 
     def modifier(self, s: A.Modify) -> tuple:
         return (self.exprs.compile(s.target), s.prop, s.op, self.exprs.compile(s.value))
+
+
+def _count_text(count: A.Expr) -> str:
+    return str(count.value) if isinstance(count, A.Num) else "some"
 
 
 def _none(g: Any, env: dict) -> None:

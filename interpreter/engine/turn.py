@@ -60,7 +60,7 @@ class Window(Instr):
         if not options:
             f.pc += 1
             return
-        vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase")
+        vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase: act")
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:

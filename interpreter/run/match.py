@@ -66,7 +66,7 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
         d = g.decision
         labels = [label(g, o, d.player) for o in d.options]
         choice = agents[d.player].choose(observation(g, d.player), labels)
-        writer.line({"d": f"P{d.player + 1}", "i": choice, "o": labels[choice]})
+        writer.line({"d": f"P{d.player + 1}", "q": d.prompt, "i": choice, "o": labels[choice]})
         vm.answer(g, d.options[choice])
 
 

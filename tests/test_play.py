@@ -1,0 +1,55 @@
+"""`tcg play` and `tcg replay` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tcg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_play_ends_with_one_result_line(tmp_path: Path):
+    log = tmp_path / "m.jsonl"
+    r = tcg("play", "ucb", "--seed", "1", "--log", str(log))
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert re.match(r"result: (P[12] wins|draw) — .+ after \d+ turns", last), last
+    assert "== turn 1: P1 ==" in r.stdout
+    records = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["tcg"] == 1 and records[0]["seed"] == 1
+    assert records[-1]["e"] == "game_over"
+    again = tcg("replay", str(log))
+    assert again.returncode == 0 and "identical" in again.stdout
+
+
+def test_a_human_sees_only_their_side():
+    r = tcg("play", "ucb", "--agents", "human,random", "--seed", "2", stdin="0\n" * 3000)
+    assert r.returncode == 0, r.stderr
+    assert "result:" in r.stdout
+    assert "a card: deck → hand (P2)" in r.stdout
+    assert not re.search(r"[^ ]+#\d+: deck → hand \(P2\)", r.stdout)
+    board = r.stdout[r.stdout.index("-- turn"):]
+    assert re.search(r"hand@P2 +\d+ hidden\n", board)
+
+
+def test_bad_deck_leaves_no_log(tmp_path: Path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("ruleset: ucb\nmain: {見習い剣士: 4}\n", encoding="utf-8")
+    log = tmp_path / "m.jsonl"
+    r = tcg("play", "ucb", "--deck", str(deck), "--deck", str(deck), "--log", str(log))
+    assert r.returncode == 1 and "DECK-SIZE" in r.stdout
+    assert not log.exists()
+
+
+def test_unknown_ruleset_suggests():
+    r = tcg("play", "ucbb")
+    assert r.returncode == 2 and "did you mean 'ucb'?" in r.stdout
+    assert "Traceback" not in r.stderr
