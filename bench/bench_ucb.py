@@ -13,7 +13,7 @@ import time
 from interpreter.check.effects import EffectChecker
 from interpreter.compile.build import ruleset_names
 from interpreter.engine import vm
-from interpreter.lang.parser import parse_ability, parse_body
+from interpreter.lang.parser import backend, parse_ability, parse_body
 from interpreter.run.loading import load_game
 from interpreter.run.match import resolve_decks
 
@@ -59,7 +59,8 @@ def main() -> None:
     tps = bench_texts(20)
     print(f"UCB random matches/s (1 core): {mps:8.1f}   target 100   ratio {mps / 100:.2f}")
     print(f"UCB decisions/s      (1 core): {dps:8.0f}")
-    print(f"card texts parsed+checked/s:   {tps:8.0f}   target 5000  ratio {tps / 5000:.2f}")
+    print(f"card texts parsed+checked/s:   {tps:8.0f}   target 5000  ratio {tps / 5000:.2f}"
+          f"   (parser: {backend()})")
 
 
 if __name__ == "__main__":
