@@ -156,7 +156,12 @@ class GameState:
             return None
         prop = pdef.name
         value = self.defs[cid].props.get(prop, pdef.default)
-        mods = self._mods_for(cid, prop) if self.mods or self.game.has_statics else None
+        if self.mods:
+            mods = self._mods_for(cid, prop)
+        elif self.game.has_statics:
+            mods = self.game.static_mods(self).get((cid, prop))
+        else:
+            mods = None
         if mods:
             value = self.game.apply_modifiers(value or 0, mods)
         if pdef.min is not None and value is not None and value < pdef.min:

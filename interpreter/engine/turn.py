@@ -187,8 +187,9 @@ def _usable(g: GameState, cid: int, ability) -> bool:
 
 def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
     """Legal unless forbidden; each failed rule needs a permission (`can RULE` or `can ACTION`)."""
+    guards = g.game.static_keys
     fields = {k: env[k] for k in ("card", "player", "ability") if k in env}
-    if vm.forbidden(g, adef.name, fields):
+    if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, fields):
         return False
     for rule_id, cond in adef.requires:
         if not cond(g, env) and not (vm.permitted(g, rule_id, fields)
