@@ -5,22 +5,23 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from interpreter.compile.exprs import ExprCompiler
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine.game import Game
-from interpreter.lang.parser import ParseError, parse_expr
 from interpreter.load.files import Deck
 
 
 class _Printed:
     """Just enough of a game state to read printed properties of card definitions."""
 
-    def __init__(self, cards: list) -> None:
-        self.cards = cards
+    def __init__(self, game: Game, cards: list) -> None:
+        self.props, self.cards = game.ruleset.properties, cards
 
     def get(self, index: int, prop: str) -> Any:
         d = self.cards[index]
-        return d.name if prop == "name" else d.props.get(prop)
+        if prop == "name":
+            return d.name
+        pdef = self.props.get(prop)
+        return d.props.get(prop, pdef.default if pdef else None)
 
 
 def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:
@@ -39,7 +40,7 @@ def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:
                                     did_you_mean(name, game.cards)))
     out += _sizes(deck, sections)
     out += _copies(game, deck, rules)
-    out += _card_rules(game, deck, rules)
+    out += _card_rules(game, deck)
     return out
 
 
@@ -74,25 +75,14 @@ def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
     return out
 
 
-def _card_rules(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
+def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
     out = []
-    compiler = ExprCompiler(_names(game))
     cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
-    for rule in rules.get("rules") or ():
-        try:
-            cond = compiler.compile(parse_expr(rule["where"]), in_filter=True)
-        except ParseError:
-            continue
-        view = _Printed(cards)
+    view = _Printed(game, cards)
+    for rule, cond in game.ruleset.deck_rules:
         n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
         if n > rule.get("max", n) or n < rule.get("min", n):
             out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
                                      f"{rule.get('message', rule['where'])} (this deck has {n})",
                                      ref=rule.get("ref", "")))
     return out
-
-
-def _names(game: Game):
-    from interpreter.compile.build import ruleset_names
-
-    return ruleset_names(game.ruleset.raw)

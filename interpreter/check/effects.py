@@ -58,34 +58,38 @@ class EffectChecker:
             scope = {n: FIELD_TYPES.get(n, ANY) for n in scope}
         self.scope = {"you": "player", "opponent": "player", "self": "cards", **scope}
         self.problems: list[Problem] = []
+        self.words: set[A.Name] = set()  # bare names read as words (a state, a resource, up)
 
     # ---------- entry points ----------
     def ability(self, a: A.Ability) -> list[Problem]:
         if isinstance(a, A.Trigger):
             self._event(a.span, a.event)
             self.scope.update(self._event_fields(a.event))
-            self._opt_expr(a.cond)
+            self._cond(a.cond)
             self.body(a.body)
         elif isinstance(a, A.Activated):
-            self._opt_expr(a.cond)
+            self._cond(a.cond)
             self.body(a.cost)
             self.body(a.body)
         elif isinstance(a, A.Static):
-            self._opt_expr(a.cond)
+            self._cond(a.cond)
             for m in a.modifiers:
                 self._stmt(m)
+                if m.until is not None:
+                    self._add(m.span, "DURATION", "a static ability lasts while its card is in play",
+                              "remove 'until end of ...', or make it an effect of a trigger")
         elif isinstance(a, A.Replacement):
             if a.verb not in self.names.verbs:
                 self._add(a.span, "UNKNOWN-VERB", f"unknown verb '{a.verb}'",
                           did_you_mean(a.verb, self.names.verbs))
             self.scope.update(self._params(a.verb))
-            self._opt_expr(a.cond)
+            self._cond(a.cond)
             self.body(a.body)
         else:
-            self._action_or_verb(a.span, a.action)
+            self._action_or_verb(a.span, a.action, isinstance(a, A.Permission))
             self.scope.update(card="cards", player="player", ability="ability")
             self.scope.update(self._params(a.action))
-            self._opt_expr(a.cond)
+            self._cond(a.cond)
         return self.problems
 
     def body(self, stmts: A.Body) -> list[Problem]:
@@ -102,7 +106,7 @@ class EffectChecker:
         if isinstance(s, A.Call):
             self._call_stmt(s)
         elif isinstance(s, A.If):
-            self._expr(s.cond, False)
+            self._cond(s.cond)
             self.body(s.then)
             self.body(s.orelse)
         elif isinstance(s, (A.May, A.Together)):
@@ -179,6 +183,7 @@ class EffectChecker:
     def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
         if p.type in ("state", "name", "text") and isinstance(v, A.Name) and v.id not in self.scope:
+            self.words.add(v)
             if p.type == "state" and v.id not in self.names.states:
                 self._add(v.span, "UNKNOWN-STATE", f"unknown state '{v.id}'",
                           did_you_mean(v.id, self.names.states))
@@ -195,6 +200,16 @@ class EffectChecker:
                                       f"got {_a(t)}")
 
     # ---------- expressions ----------
+    def _cond(self, e: A.Expr | None) -> None:
+        self._want(e, {"bool"}, "a condition must be true or false")
+
+    def condition(self, e: A.Expr, in_filter: bool = False) -> list[Problem]:
+        """Check a condition (a ruleset's `if`, `requires`, deck rule `where`)."""
+        t = self._expr(e, in_filter)
+        if not _fits(t, {"bool"}):
+            self._add(e.span, "TYPE", f"a condition must be true or false, got {_a(t)}")
+        return self.problems
+
     def _opt_expr(self, e: A.Expr | None) -> None:
         if e is not None:
             self._expr(e, False)
@@ -233,7 +248,9 @@ class EffectChecker:
         t = self._expr(e.source, in_filter)
         if not _fits(t, {"cards"}):
             self._add(e.source.span, "TYPE", f"'where' filters cards or a zone, not {_a(t)}")
-        self._expr(e.cond, True)
+        t = self._expr(e.cond, True)
+        if not _fits(t, {"bool"}):
+            self._add(e.cond.span, "TYPE", f"a 'where' condition must be true or false, got {_a(t)}")
         return "cards"
 
     def _binary(self, e: A.Binary, in_filter: bool) -> str:
@@ -374,11 +391,13 @@ class EffectChecker:
             fields.update(card="cards", player="player", ability="ability")
         return fields
 
-    def _action_or_verb(self, span: A.Span, name: str) -> None:
-        known = [*self.names.actions, *self.names.verbs, *self.names.rule_ids]
+    def _action_or_verb(self, span: A.Span, name: str, permission: bool) -> None:
+        """`cannot` names an action or a verb; `can` names an action or a named requirement."""
+        known = [*self.names.actions, *(self.names.rule_ids if permission else self.names.verbs)]
         if name not in known:
-            self._add(span, "UNKNOWN-ACTION", f"unknown action, verb or rule '{name}'",
-                      did_you_mean(name, known))
+            what = "action or rule" if permission else "action or verb"
+            self._add(span, "UNKNOWN-ACTION", f"'{'can' if permission else 'cannot'} {name}': "
+                                              f"unknown {what}", did_you_mean(name, known))
 
     def _add(self, span: A.Span, code: str, message: str, hint: str = "") -> None:
         self.problems.append(Problem(span, code, message, hint))

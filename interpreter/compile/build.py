@@ -31,31 +31,41 @@ from interpreter.lang import ast as A
 from interpreter.lang.parser import ParseError, parse_ability, parse_body, parse_expr
 from interpreter.load.yamlpos import Doc
 
-_PARSERS = {"body": parse_body, "expr": parse_expr, "ability": parse_ability}
+# kind of text -> (parser, checker method, extra checker arguments)
+_KINDS = {
+    "body": (parse_body, "body", ()),
+    "ability": (parse_ability, "ability", ()),
+    "expr": (parse_expr, "expr", ()),
+    "cond": (parse_expr, "condition", ()),
+    "card_cond": (parse_expr, "condition", (True,)),  # bare names are the card's properties
+}
 ACTION_FIELDS = ("card", "player", "ability")
 
 
 class TextReader:
     """Parses and checks the effect texts of one YAML file, keeping every diagnostic."""
 
-    def __init__(self, doc: Doc, names: Names, diags: list[Diagnostic]) -> None:
-        self.doc, self.names, self.diags = doc, names, diags
+    def __init__(self, doc: Doc, names: Names, diags: list[Diagnostic],
+                 compiler: StmtCompiler) -> None:
+        self.doc, self.names, self.diags, self.compiler = doc, names, diags, compiler
 
     def read(self, at: tuple, kind: str, scope: dict[str, str] | set[str] = frozenset()) -> Any:
         text = _get(self.doc.data, at)
         if not isinstance(text, str):
             return None
         try:
-            tree = _PARSERS[kind](text)
+            parse, check, extra = _KINDS[kind]
+            tree = parse(text)
         except ParseError as e:
             line, col = self.doc.text_pos(at, e.line, e.col)
             self.diags.append(self.doc.diag_at(line, col, "SYNTAX", e.message, e.hint))
             return None
         checker = EffectChecker(self.names, scope if isinstance(scope, dict) else set(scope))
-        problems = getattr(checker, kind)(tree)
+        problems = getattr(checker, check)(tree, *extra)
         for p in problems:
             line, col = self.doc.text_pos(at, p.span.line, p.span.col)
             self.diags.append(self.doc.diag_at(line, col, p.code, p.message, p.hint))
+        self.compiler.words = checker.words
         return None if problems else tree
 
 
@@ -108,9 +118,9 @@ class RulesetBuilder:
         self.raw: dict = doc.data
         self.diags: list[Diagnostic] = []
         self.names = ruleset_names(self.raw)
-        self.texts = TextReader(doc, self.names, self.diags)
         self.verb_defaults: dict[str, dict] = {}
         self.compiler = StmtCompiler(self.names, self.verb_defaults)
+        self.texts = TextReader(doc, self.names, self.diags, self.compiler)
 
     def build(self) -> tuple[Ruleset, tuple]:
         raw = self.raw
@@ -134,6 +144,7 @@ class RulesetBuilder:
         rs.actions = self._actions()
         rs.phases = self._phases()
         rs.end_rules = self._end_rules()
+        rs.deck_rules = self._deck_rules()
         setup = self._body(("setup",), set())
         return rs, self._program(rs, setup)
 
@@ -194,9 +205,9 @@ class RulesetBuilder:
         tree = reader.read(at, "body")
         return () if tree is None else self.compiler.body(tree)
 
-    def _expr(self, at: tuple, scope: set[str]):
-        tree = self.texts.read(at, "expr", scope)
-        return None if tree is None else self.compiler.exprs.compile(tree)
+    def _expr(self, at: tuple, scope: set[str], kind: str = "cond"):
+        tree = self.texts.read(at, kind, scope)
+        return None if tree is None else self.compiler.exprs.compile(tree, kind == "card_cond")
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
@@ -205,7 +216,7 @@ class RulesetBuilder:
             defaults = {}
             for p in params:
                 if p.default is not ...:
-                    tree = _default_expr(p.default)
+                    tree = _default_expr(p.default, p.type)
                     defaults[p.name] = self.compiler.exprs.compile(tree)
             self.verb_defaults[name] = defaults
         for name, d in (self.raw.get("verbs") or {}).items():
@@ -234,7 +245,7 @@ class RulesetBuilder:
             limit = d.get("limit")
             out[name] = ActionDef(
                 name=name, label=d.get("label", name),
-                cards=self._expr((*at, "card"), {"player"}) if d.get("card") else None,
+                cards=self._expr((*at, "card"), {"player"}, "expr") if d.get("card") else None,
                 abilities=bool(d.get("abilities")),
                 requires=self._requires(at, d.get("requires"), scope),
                 body=self._body((*at, "do"), scope,
@@ -286,6 +297,15 @@ class RulesetBuilder:
                 out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
         return tuple(out)
 
+    def _deck_rules(self) -> tuple:
+        """Deck construction rules: `where` reads each card's printed properties."""
+        out = []
+        for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
+            fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
+            if fn is not None:
+                out.append((rule, fn))
+        return tuple(out)
+
     def _program(self, rs: Ruleset, setup: tuple) -> tuple:
         code: list = [T.Push(setup)]
         turn_start = len(code)
@@ -302,7 +322,9 @@ class RulesetBuilder:
         return tuple(code)
 
 
-def _default_expr(value: Any) -> A.Expr:
+def _default_expr(value: Any, ptype: str) -> A.Expr:
+    if ptype in ("text", "state", "name") and isinstance(value, str):
+        return A.Str(A.NOWHERE, value)  # `default: top` means the word top
     return parse_expr(str(value).lower() if isinstance(value, bool) else str(value))
 
 
@@ -310,7 +332,7 @@ def _default_expr(value: Any) -> A.Expr:
 class CardBuilder:
     def __init__(self, rb: RulesetBuilder, doc: Doc, first_id: int) -> None:
         self.rb, self.doc = rb, doc
-        self.texts = TextReader(doc, rb.names, rb.diags)
+        self.texts = TextReader(doc, rb.names, rb.diags, rb.compiler)
         self.next_id = first_id
 
     def build(self) -> dict[str, CardDef]:
@@ -339,7 +361,7 @@ class CardBuilder:
         effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
         condition = None
         if card.get("condition"):
-            tree = self.texts.read((*at, "condition"), "expr")
+            tree = self.texts.read((*at, "condition"), "cond")
             condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
         cid = self.next_id
         self.next_id += 1

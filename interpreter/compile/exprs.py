@@ -131,10 +131,8 @@ class ExprCompiler:
             return lambda g, env: bool(a(g, env)) and bool(b(g, env))
         if op == "or":
             return lambda g, env: bool(a(g, env)) or bool(b(g, env))
-        if op == "==":
-            return lambda g, env: equal(a(g, env), b(g, env))
-        if op == "!=":
-            return lambda g, env: not equal(a(g, env), b(g, env))
+        if op in ("==", "!="):
+            return _equality(op, a, b, isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit))
         if op == "in":
             return lambda g, env: single(a(g, env)) in vm.as_cards(g, b(g, env))
         fn = _CMP.get(op) or _ARITH[op]
@@ -169,6 +167,21 @@ class ExprCompiler:
         if n.name in self.names.zones:
             return _zone(n.name, self.names.zones[n.name], args)
         return _FUNCTIONS[n.name](self, n, args)
+
+
+def _equality(op: str, a: Fn, b: Fn, against_none: bool) -> Fn:
+    """== and !=; a value that cannot be seen (None) makes both false, unless compared to none."""
+    same = op == "=="
+    if against_none:
+        return lambda g, env: equal(a(g, env), b(g, env)) == same
+
+    def compare(g: GameState, env: dict) -> bool:
+        x, y = a(g, env), b(g, env)
+        if x is None or y is None:
+            return False
+        return equal(x, y) == same
+
+    return compare
 
 
 def _memoized(fn: Fn) -> Fn:

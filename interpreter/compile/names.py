@@ -69,6 +69,7 @@ ENGINE_EVENTS = {
     "resource": ("player", "name", "value", "delta"),
     "counter": ("card", "name", "value", "delta"),
     "revealed": ("cards",),
+    "looked": ("cards", "player"),
     "created": ("card", "to_zone"),
     "turn_start": ("player", "turn"),
     "turn_end": ("player", "turn"),

@@ -21,6 +21,7 @@ class StmtCompiler:
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
+        self.words: set[A.Name] = set()  # bare names the checker read as words
 
     def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
         code: list = list(head)
@@ -55,16 +56,12 @@ class StmtCompiler:
             param = by_name.get(arg.name) if arg.name else (params[i] if i < len(params) else None)
             if param is None:
                 continue
-            if param.type in _BARE_WORD_TYPES and isinstance(arg.value, A.Name) \
-                    and not self._is_variable(arg.value.id):
+            if param.type in _BARE_WORD_TYPES and arg.value in self.words:
                 word = arg.value.id
                 bound[param.name] = lambda g, env, w=word: w
             else:
                 bound[param.name] = self.exprs.compile(arg.value)
         return bound
-
-    def _is_variable(self, name: str) -> bool:
-        return name in ("you", "opponent", "self", "it", "card", "player")
 
     def _if(self, s: A.If, code: list) -> None:
         at = len(code)

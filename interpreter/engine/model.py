@@ -129,6 +129,7 @@ class Ruleset:
     phases: tuple[PhaseDef, ...] = ()
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
+    deck_rules: tuple = ()  # (rule mapping, condition on a card's printed properties)
     turn_limit: int = 200
     deck: dict = field(default_factory=dict)
     tokens: dict[str, dict] = field(default_factory=dict)

@@ -32,6 +32,18 @@ class Result:
     turns: int = 0
 
 
+@dataclass(frozen=True)
+class Action:
+    """One legal answer to the pending decision: its index and how the deciding player sees it."""
+
+    index: int
+    label: str
+
+
+class IllegalAction(ValueError):
+    """apply() was given something that is not a legal answer now."""
+
+
 class GameOver(Exception):
     def __init__(self, result: Result) -> None:
         super().__init__(result.reason)
@@ -93,6 +105,44 @@ class GameState:
         self.memo_version = -1
         self.atomic = 0  # depth of `simultaneously` blocks: win/loss checks wait
         self._statics: tuple[int, dict] | None = None
+
+    # ---------- the public API (OpenSpiel-shaped) ----------
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current_player(self) -> int | None:
+        """Who must decide now (0-based), or None when the game is over."""
+        return None if self.decision is None else self.decision.player
+
+    def legal_actions(self) -> list[Action]:
+        """The legal answers to the pending decision, labelled as the deciding player sees them."""
+        from interpreter.engine.observe import label
+
+        d = self.decision
+        if d is None:
+            return []
+        return [Action(i, label(self, o, d.player)) for i, o in enumerate(d.options)]
+
+    def apply(self, action: Action | int) -> None:
+        """Answer the pending decision and run to the next one (checked: raises IllegalAction)."""
+        from interpreter.engine import vm
+
+        d = self.decision
+        index = action.index if isinstance(action, Action) else action
+        if d is None:
+            raise IllegalAction(f"the game is over ({self.result.reason if self.result else ''})")
+        if not isinstance(index, int) or not 0 <= index < len(d.options):
+            raise IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
+                                f"{len(d.options)} options")
+        vm.answer(self, d.options[index])
+
+    def observation(self, player: int) -> dict:
+        """What `player` may see: never the opponent's hand or any deck order."""
+        from interpreter.engine.observe import observation
+
+        return observation(self, player)
 
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:

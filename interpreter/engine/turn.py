@@ -120,6 +120,7 @@ def expire(g: GameState, until: str) -> None:
     if g.counts:
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
     g.version += 1
+    vm.check_end(g)
 
 
 class OrderTriggers(Instr):

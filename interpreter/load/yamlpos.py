@@ -60,8 +60,8 @@ class Doc:
         if style in ("|", ">"):
             lines = self.text.splitlines()
             body_line = start_line + line  # the text starts on the line after the indicator
-            src = lines[body_line - 1] if body_line - 1 < len(lines) else ""
-            indent = len(src) - len(src.lstrip(" "))
+            first = next((x for x in lines[start_line:] if x.strip()), "")
+            indent = len(first) - len(first.lstrip(" "))  # the block's own indentation
             return body_line, indent + col
         offset = 1 if style in ('"', "'") else 0
         if line == 1:

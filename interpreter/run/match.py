@@ -37,7 +37,8 @@ def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck
     if len(paths) != game.ruleset.players:
         raise TcgError(f"need {game.ruleset.players} decks, got {len(paths)}")
     loaded = [files.load_deck(p) for p in paths]
-    problems = [d for deck in loaded for d in check_deck(game, deck)]
+    checked = {str(d.doc.path): d for d in loaded}
+    problems = [d for deck in checked.values() for d in check_deck(game, deck)]
     if problems:
         raise DiagnosticError(problems)
     return loaded
@@ -93,18 +94,21 @@ class _Writer:
 
 def replay(path: str | Path) -> tuple[bool, str]:
     """Re-run a log with its recorded decisions; (identical?, explanation)."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError) as e:
+        raise TcgError(f"cannot read {path}: {e}") from None
     if not lines:
         return False, "the log is empty"
     try:
         header = json.loads(lines[0])
         script = [json.loads(x)["i"] for x in lines[1:] if '"d"' in x[:6]]
-    except (json.JSONDecodeError, KeyError) as e:
-        return False, f"the log is not a tcg log: {e}"
-    from interpreter.agents.basic import ScriptedAgent, ScriptError
-
-    setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
+        setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
+        return False, f"{path} is not a tcg log (line 1 must be its header): {e}"
     import io
+
+    from interpreter.agents.basic import ScriptedAgent, ScriptError
 
     buf = io.StringIO()
     shared = ScriptedAgent(script)

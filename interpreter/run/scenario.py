@@ -94,16 +94,30 @@ def run_scenario(path: str | Path) -> Outcome:
         raise DiagnosticError(problems)
     spec = doc.data
     out = Outcome(str(path), spec.get("name", Path(path).stem))
-    extra = tuple(str(Path(path).parent / c) for c in spec.get("cards") or ())
-    game = load_game(spec["ruleset"], extra)
+    here = Path(path).parent
+    extra = tuple(str(here / c) for c in spec.get("cards") or ())
+    ruleset = spec["ruleset"]
+    if (here / ruleset).is_file():  # a ruleset path is relative to the scenario file
+        ruleset = str(here / ruleset)
+    game = load_game(ruleset, extra)
     try:
-        g = build_state(game, spec.get("state") or {}, int(spec.get("seed", 0)))
+        g = _start(game, spec)
         _play_script(g, spec.get("decisions") or [])
     except (ScriptError, TcgError) as e:
         out.failures.append(str(e))
         return out
     out.failures += _expectations(doc, g, spec.get("expect") or {})
     return out
+
+
+def _start(game: Game, spec: dict) -> GameState:
+    """A given state, or (with `decks` and no `state`) the real start of a match."""
+    seed = int(spec.get("seed", 0))
+    if "state" not in spec and spec.get("decks"):
+        decks = [{section: [name for name, n in cards.items() for _ in range(n)]
+                  for section, cards in deck.items()} for deck in spec["decks"]]
+        return game.new_state(decks, seed)
+    return build_state(game, spec.get("state") or {}, seed)
 
 
 def _play_script(g: GameState, decisions: list) -> None:

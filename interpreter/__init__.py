@@ -1,0 +1,26 @@
+"""tcg-interpreter: a data-driven rules interpreter for trading card games.
+
+    >>> import interpreter
+    >>> game = interpreter.load_game("ucb")                    # a bundled id or a path
+    >>> state = game.new_state(interpreter.default_decks(game), seed=1)
+    >>> while not state.is_over:
+    ...     actions = state.legal_actions()                    # labelled, for state.current_player
+    ...     state.apply(actions[0])
+    >>> state.result.reason
+"""
+
+from interpreter.diagnostics import Diagnostic, DiagnosticError, TcgError
+from interpreter.engine.game import Game
+from interpreter.engine.state import Action, GameState, IllegalAction, Result
+from interpreter.run.loading import load_game
+
+
+def default_decks(game: Game) -> list[dict[str, list[str]]]:
+    """The first two bundled decks of a game, as new_state() takes them."""
+    from interpreter.run.match import resolve_decks
+
+    return [d.sections for d in resolve_decks(game, game.source, [])]
+
+
+__all__ = ["Action", "Diagnostic", "DiagnosticError", "Game", "GameState", "IllegalAction",
+           "Result", "TcgError", "default_decks", "load_game"]
