@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.check.effects import EffectChecker
-from interpreter.compile.build import ruleset_names
+from interpreter.compile.names import ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.engine import vm
 from interpreter.engine.state import Frame, ZoneRef

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.check.effects import EffectChecker
-from interpreter.compile.build import ruleset_names
+from interpreter.compile.names import ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.diagnostics import TcgError
 from interpreter.engine import vm

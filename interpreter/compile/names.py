@@ -76,3 +76,35 @@ ENGINE_EVENTS = {
     "phase_start": ("phase", "player"),
     "phase_end": ("phase", "player"),
 }
+
+
+def _params(spec: dict | None) -> tuple[Param, ...]:
+    out = []
+    for name, p in (spec or {}).items():
+        if isinstance(p, dict):
+            out.append(Param(name, p.get("type", "any"), p.get("default", ...)))
+        else:
+            out.append(Param(name, p or "any"))
+    return tuple(out)
+
+
+def ruleset_names(raw: dict) -> Names:
+    props = raw.get("properties") or {}
+    names = Names(
+        zones={z: bool((d or {}).get("shared")) for z, d in (raw.get("zones") or {}).items()},
+        properties=set(props),
+        states=set(raw.get("states") or {}),
+        enums={v for p in props.values() for v in ((p or {}).get("values") or ())},
+        resources=set(raw.get("resources") or {}),
+        counters=set(raw.get("counters") or ()),
+        verbs={v: _params((d or {}).get("params")) for v, d in (raw.get("verbs") or {}).items()},
+        actions=set(raw.get("actions") or {}),
+        tokens=set(raw.get("tokens") or {}),
+    )
+    names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
+    names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
+    names.events = set(ENGINE_EVENTS) | set(names.verb_events.values()) | names.actions
+    names.rule_ids = {r["id"] for a in (raw.get("actions") or {}).values()
+                      if isinstance((a or {}).get("requires"), list)
+                      for r in a["requires"] if isinstance(r, dict) and "id" in r}
+    return names

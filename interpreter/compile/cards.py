@@ -1,0 +1,90 @@
+"""Compile card sets against a ruleset: properties, abilities, effects, conditions."""
+
+from __future__ import annotations
+
+from interpreter.compile.ruleset import RulesetBuilder
+from interpreter.compile.texts import TextReader, get_at
+from interpreter.diagnostics import did_you_mean
+from interpreter.engine.model import AbilityDef, CardDef
+from interpreter.lang import ast as A
+from interpreter.load.yamlpos import Doc
+
+
+class CardBuilder:
+    def __init__(self, rb: RulesetBuilder, doc: Doc, first_id: int) -> None:
+        self.rb, self.doc = rb, doc
+        self.texts = TextReader(doc, rb.names, rb.diags, rb.compiler)
+        self.next_id = first_id
+
+    def build(self) -> dict[str, CardDef]:
+        out: dict[str, CardDef] = {}
+        for i, card in enumerate(self.doc.data.get("cards") or ()):
+            if not isinstance(card, dict) or "name" not in card:
+                continue
+            name = str(card["name"])
+            if name in out:
+                self.rb.diags.append(self.doc.diag(("cards", i, "name"), "DUPLICATE-CARD",
+                                                   f"card {name!r} is defined twice"))
+                continue
+            out[name] = self.card(i, card)
+        return out
+
+    def card(self, i: int, card: dict) -> CardDef:
+        at = ("cards", i)
+        props = {k: v for k, v in card.items()
+                 if k not in ("name", "text", "abilities", "effect", "condition")}
+        self._check_props(at, props)
+        abilities = []
+        for j, _text in enumerate(card.get("abilities") or ()):
+            ability = self.ability((*at, "abilities", j))
+            if ability is not None:
+                abilities.append(ability)
+        effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
+        condition = None
+        if card.get("condition"):
+            tree = self.texts.read((*at, "condition"), "cond")
+            condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
+        cid = self.next_id
+        self.next_id += 1
+        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition)
+
+    def _check_props(self, at: tuple, props: dict) -> None:
+
+        pdefs = self.rb._properties()
+        for key, value in props.items():
+            pdef = pdefs.get(key)
+            if pdef is None:
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "UNKNOWN-PROPERTY", f"unknown card property '{key}'",
+                    did_you_mean(key, [*pdefs, "text", "abilities", "effect"])))
+            elif pdef.type == "number" and (not isinstance(value, int) or isinstance(value, bool)):
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}"))
+            elif pdef.type == "enum" and value not in pdef.values:
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",
+                    did_you_mean(str(value), pdef.values)))
+            elif pdef.type == "flag" and not isinstance(value, bool):
+                self.rb.diags.append(self.doc.diag((*at, key), "TYPE",
+                                                   f"'{key}' must be true or false"))
+
+    def ability(self, at: tuple) -> AbilityDef | None:
+        self.rb.compiler.context = str(get_at(self.doc.data, (*at[:2], "name")))
+        tree = self.texts.read(at, "ability")
+        if tree is None:
+            return None
+        c = self.rb.compiler
+        text = get_at(self.doc.data, at)
+        cond = c.exprs.compile(tree.cond) if getattr(tree, "cond", None) is not None else None
+        if isinstance(tree, A.Trigger):
+            return AbilityDef("trigger", tree.event, cond, (), c.body(tree.body), text=text)
+        if isinstance(tree, A.Activated):
+            return AbilityDef("activated", "", cond, c.body(tree.cost),
+                              c.body(tree.cost + tree.body), text=text)
+        if isinstance(tree, A.Static):
+            mods = tuple(c.modifier(m) for m in tree.modifiers)
+            return AbilityDef("static", "", cond, (), (), mods, text=text)
+        if isinstance(tree, A.Replacement):
+            return AbilityDef("replacement", tree.verb, cond, (), c.body(tree.body), text=text)
+        kind = "prohibition" if isinstance(tree, A.Prohibition) else "permission"
+        return AbilityDef(kind, tree.action, cond, (), (), text=text)

@@ -1,0 +1,243 @@
+"""Compile a ruleset's YAML: names, zones, verbs, actions, turn structure, end and deck rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.names import ruleset_names
+from interpreter.compile.stmts import StmtCompiler
+from interpreter.compile.texts import TextReader, get_at
+from interpreter.diagnostics import Diagnostic, did_you_mean
+from interpreter.engine import instructions as I
+from interpreter.engine import turn as T
+from interpreter.engine.model import (
+    ActionDef,
+    LossRule,
+    PhaseDef,
+    PropDef,
+    Ruleset,
+    StateDef,
+    VerbDef,
+    ZoneDef,
+)
+from interpreter.lang import ast as A
+from interpreter.lang.parser import parse_expr
+from interpreter.load.yamlpos import Doc
+
+ACTION_FIELDS = ("card", "player", "ability")
+
+
+class RulesetBuilder:
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.raw: dict = doc.data
+        self.diags: list[Diagnostic] = []
+        self.names = ruleset_names(self.raw)
+        self.verb_defaults: dict[str, dict] = {}
+        self.compiler = StmtCompiler(self.names, self.verb_defaults)
+        self.texts = TextReader(doc, self.names, self.diags, self.compiler)
+
+    def build(self) -> tuple[Ruleset, tuple]:
+        raw = self.raw
+        rs = Ruleset(
+            id=raw.get("id", ""), name=raw.get("name", ""), players=raw.get("players", 2),
+            resolution=raw.get("resolution", "stack"),
+            simultaneous_loss=raw.get("simultaneous_loss", "draw"),
+            ability_zones=tuple(raw.get("ability_zones") or ()),
+            modifier_order=tuple(raw.get("modifier_order") or ("=", "+=", "-=")),
+            zones=self._zones(), properties=self._properties(), states=self._states(),
+            resources={k: v or {} for k, v in (raw.get("resources") or {}).items()},
+            counters=tuple(raw.get("counters") or ()),
+            enum_values={v: v for v in self.names.enums},
+            turn_limit=(raw.get("limits") or {}).get("turns", 200),
+            deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
+            path=self.doc.path, raw=raw,
+        )
+        self._check_zone_refs(rs)
+        self._check_name_clashes()
+        rs.verbs = self._verbs()
+        rs.actions = self._actions()
+        rs.phases = self._phases()
+        rs.end_rules = self._end_rules()
+        rs.deck_rules = self._deck_rules()
+        setup = self._body(("setup",), set())
+        return rs, self._program(rs, setup)
+
+    def _zones(self) -> dict[str, ZoneDef]:
+        out = {}
+        for name, d in (self.raw.get("zones") or {}).items():
+            d = d or {}
+            out[name] = ZoneDef(name, bool(d.get("shared")), bool(d.get("ordered")),
+                                d.get("visibility", "public"), d.get("face", "up"),
+                                d.get("capacity"))
+        return out
+
+    def _properties(self) -> dict[str, PropDef]:
+        return {n: PropDef(n, (d or {}).get("type", "number"), (d or {}).get("default"),
+                           (d or {}).get("min"), (d or {}).get("max"),
+                           tuple((d or {}).get("values") or ()),
+                           bool((d or {}).get("always_known")))
+                for n, d in (self.raw.get("properties") or {}).items()}
+
+    def _states(self) -> dict[str, StateDef]:
+        return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"),
+                            bool((d or {}).get("disables_abilities")))
+                for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
+
+    def _check_name_clashes(self) -> None:
+        """An enum value spelled like a card field would read differently inside `where`."""
+        for name, d in (self.raw.get("properties") or {}).items():
+            for i, value in enumerate((d or {}).get("values") or ()):
+                if self.names.card_field(value):
+                    self.diags.append(self.doc.diag(
+                        ("properties", name, "values", i), "AMBIGUOUS-NAME",
+                        f"enum value '{value}' is also the name of a card property, state or "
+                        "attribute", "rename one of them"))
+
+    def _check_zone_refs(self, rs: Ruleset) -> None:
+        for i, z in enumerate(rs.ability_zones):
+            self._expect_zone(("ability_zones", i), z)
+        for sec, d in ((rs.deck or {}).get("sections") or {}).items():
+            self._expect_zone(("deck", "sections", sec, "zone"), (d or {}).get("zone"))
+
+    def _expect_zone(self, at: tuple, zone: Any) -> None:
+
+        if zone not in self.names.zones:
+            self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
+                                            did_you_mean(str(zone), self.names.zones)))
+
+    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+        self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
+            else str(at[0])
+        tree = self.texts.read(at, "body", scope)
+        if tree is None:
+            return (*head, *tail)
+        return self.compiler.body(tree, head, tail)
+
+    def body_in(self, reader: TextReader, at: tuple) -> tuple:
+        """Compile a body from another file (a card set) with this ruleset's names."""
+        self.compiler.context = str(get_at(reader.doc.data, (*at[:2], "name")))
+        tree = reader.read(at, "body")
+        return () if tree is None else self.compiler.body(tree)
+
+    def _expr(self, at: tuple, scope: set[str], kind: str = "cond"):
+        tree = self.texts.read(at, kind, scope)
+        return None if tree is None else self.compiler.exprs.compile(tree, kind == "card_cond")
+
+    def _verbs(self) -> dict[str, VerbDef]:
+        out = {}
+        for name in self.raw.get("verbs") or {}:
+            params = self.names.verbs[name]
+            defaults = {}
+            for p in params:
+                if p.default is not ...:
+                    tree = _default_expr(p.default, p.type)
+                    defaults[p.name] = self.compiler.exprs.compile(tree)
+            self.verb_defaults[name] = defaults
+        for name, d in (self.raw.get("verbs") or {}).items():
+            params = self.names.verbs[name]
+            event = self.names.verb_events[name]
+            fields = tuple(p.name for p in params)
+            ref = (d or {}).get("ref", "")
+            body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
+                              tail=(I.Emit(event, fields, ref),))
+            each = (d or {}).get("each")
+            if each is not None and each not in fields:
+                self.diags.append(self.doc.diag(("verbs", name, "each"), "UNKNOWN-PARAM",
+                                                f"'{each}' is not a parameter of '{name}'",
+                                                did_you_mean(each, fields)))
+                each = None
+            out[name] = VerbDef(name, fields, tuple(p.type for p in params),
+                                self.verb_defaults[name], body, event, ref, each)
+        return out
+
+    def _actions(self) -> dict[str, ActionDef]:
+        out = {}
+        for name, d in (self.raw.get("actions") or {}).items():
+            d = d or {}
+            at = ("actions", name)
+            scope = set(ACTION_FIELDS)
+            limit = d.get("limit")
+            out[name] = ActionDef(
+                name=name, label=d.get("label", name),
+                cards=self._expr((*at, "card"), {"player"}, "expr") if d.get("card") else None,
+                abilities=bool(d.get("abilities")),
+                requires=self._requires(at, d.get("requires"), scope),
+                body=self._body((*at, "do"), scope,
+                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
+                limit=(limit["count"], limit.get("per", "turn")) if limit else None,
+                ref=d.get("ref", ""),
+            )
+        return out
+
+    def _requires(self, at: tuple, spec, scope: set[str]) -> tuple:
+        """`requires:` as one expression (rule id = the action) or a list of named rules."""
+        if not spec:
+            return ()
+        if isinstance(spec, str):
+            fn = self._expr((*at, "requires"), scope)
+            return ((at[-1], fn),) if fn else ()
+        rules = []
+        for i, rule in enumerate(spec):
+            fn = self._expr((*at, "requires", i, "if"), scope)
+            if fn is not None:
+                rules.append((rule["id"], fn))
+        return tuple(rules)
+
+    def _phases(self) -> tuple[PhaseDef, ...]:
+        out = []
+        for i, d in enumerate(self.raw.get("turn") or ()):
+            at = ("turn", i)
+            for j, action in enumerate(d.get("actions") or ()):
+                if action not in self.names.actions:
+
+                    self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
+                                                    f"unknown action {action!r}",
+                                                    did_you_mean(action, self.names.actions)))
+            out.append(PhaseDef(
+                name=d.get("phase", f"phase{i}"),
+                when=self._expr((*at, "if"), set()) if d.get("if") else None,
+                body=self._body((*at, "do"), set()) if d.get("do") else (),
+                actions=tuple(a for a in d.get("actions") or () if a in self.names.actions),
+                ref=d.get("ref", ""),
+            ))
+        return tuple(out)
+
+    def _end_rules(self) -> tuple[LossRule, ...]:
+        out = []
+        for i, d in enumerate(self.raw.get("end") or ()):
+            outcome = "lose" if "lose" in d else "win"
+            cond = self._expr(("end", i, outcome), {"player"})
+            if cond is not None:
+                out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
+        return tuple(out)
+
+    def _deck_rules(self) -> tuple:
+        """Deck construction rules: `where` reads each card's printed properties."""
+        out = []
+        for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
+            fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
+            if fn is not None:
+                out.append((rule, fn))
+        return tuple(out)
+
+    def _program(self, rs: Ruleset, setup: tuple) -> tuple:
+        code: list = [T.Push(setup)]
+        turn_start = len(code)
+        code.append(T.TurnStart())
+        for phase in rs.phases:
+            at = len(code)
+            code.append(None)
+            code.append(T.Push(phase.body))
+            if phase.actions:
+                code.append(T.Window(phase))
+            code.append(T.PhaseEnd(phase))
+            code[at] = T.PhaseStart(phase, len(code))
+        code.append(T.TurnEnd(turn_start))
+        return tuple(code)
+
+
+def _default_expr(value: Any, ptype: str) -> A.Expr:
+    if ptype in ("text", "state", "name") and isinstance(value, str):
+        return A.Str(A.NOWHERE, value)  # `default: top` means the word top
+    return parse_expr(str(value).lower() if isinstance(value, bool) else str(value))
