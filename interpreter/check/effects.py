@@ -210,10 +210,6 @@ class EffectChecker:
             self._add(e.span, "TYPE", f"a condition must be true or false, got {_a(t)}")
         return self.problems
 
-    def _opt_expr(self, e: A.Expr | None) -> None:
-        if e is not None:
-            self._expr(e, False)
-
     def _want(self, e: A.Expr | None, wanted: set[str], message: str) -> None:
         if e is None:
             return

@@ -48,7 +48,6 @@ class RulesetBuilder:
             zones=self._zones(), properties=self._properties(), states=self._states(),
             resources={k: v or {} for k, v in (raw.get("resources") or {}).items()},
             counters=tuple(raw.get("counters") or ()),
-            enum_values={v: v for v in self.names.enums},
             turn_limit=(raw.get("limits") or {}).get("turns", 200),
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
             path=self.doc.path, raw=raw,

@@ -10,8 +10,6 @@ from interpreter.engine.model import CardDef, Ruleset
 from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
 from interpreter.engine.turn import OrderTriggers
 
-_OP_NAMES = {"=": "set", "+=": "add", "-=": "subtract"}
-
 
 class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""

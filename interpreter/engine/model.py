@@ -63,9 +63,6 @@ class CardDef:
     condition: ExprFn | None = None
     token: bool = False
 
-    def abilities_of(self, kind: str) -> tuple[AbilityDef, ...]:
-        return tuple(a for a in self.abilities if a.kind == kind)
-
 
 @dataclass(frozen=True)
 class VerbDef:
@@ -123,7 +120,6 @@ class Ruleset:
     states: dict[str, StateDef]
     resources: dict[str, dict]
     counters: tuple[str, ...]
-    enum_values: dict[str, str]
     verbs: dict[str, VerbDef] = field(default_factory=dict)
     actions: dict[str, ActionDef] = field(default_factory=dict)
     phases: tuple[PhaseDef, ...] = ()

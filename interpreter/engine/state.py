@@ -187,14 +187,8 @@ class GameState:
     def zone_key(self, name: str, owner: int) -> ZoneRef:
         return ZoneRef(name, -1 if self.game.ruleset.zones[name].shared else owner)
 
-    def cards_in(self, ref: ZoneRef) -> tuple[int, ...]:
-        return tuple(self.zones[ref])
-
     def has_state(self, cid: int, state: str) -> bool:
         return bool(self.flags[cid] >> self.game.ruleset.states[state].index & 1)
-
-    def hidden_props(self, cid: int) -> bool:
-        return bool(self.flags[cid] & self.game.hiding_mask)
 
     def get(self, cid: int, prop: str) -> Any:
         """A card's property after every modifier, clamped; None when it cannot be seen."""

@@ -10,7 +10,6 @@ from interpreter.load.yamlpos import Doc, load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "rulesets"
-CARDS = ROOT / "cards"
 
 
 def bundled_ids() -> list[str]:
