@@ -11,17 +11,24 @@ from interpreter.load.files import Deck
 
 
 class _Printed:
-    """Just enough of a game state to read printed properties of card definitions."""
+    """Just enough of a game state for a condition to read printed properties of cards."""
 
     def __init__(self, game: Game, cards: list) -> None:
         self.props, self.cards = game.ruleset.properties, cards
+        self.game = self  # conditions read properties through g.game.readers[prop](g, card)
+        self.readers = _PrintedReaders()
 
-    def get(self, index: int, prop: str) -> Any:
+    def printed(self, index: int, prop: str) -> Any:
         d = self.cards[index]
         if prop == "name":
             return d.name
         pdef = self.props.get(prop)
         return d.props.get(prop, pdef.default if pdef else None)
+
+
+class _PrintedReaders(dict):
+    def __missing__(self, prop: str):
+        return lambda view, index: view.printed(index, prop)
 
 
 def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:

@@ -41,7 +41,7 @@ class StmtCompiler:
         params = self.names.params_of(s.name) or ()
         bound = self.bind(s, params)
         if s.name in PRIMITIVES:
-            code.append(I.Exec(_primitive_call(PRIMITIVES[s.name].fn, bound)))
+            code.append(I.Exec(_primitive_call(PRIMITIVES[s.name], bound)))
         else:
             defaults = self.verb_defaults.get(s.name, {})
             args = tuple((p.name, bound.get(p.name) or defaults.get(p.name) or _none)
@@ -137,10 +137,13 @@ def _none(g: Any, env: dict) -> None:
     return None
 
 
-def _primitive_call(fn: Any, bound: dict[str, Fn]) -> Fn:
-    items = tuple(bound.items())
+def _primitive_call(prim: Any, bound: dict[str, Fn]) -> Fn:
+    """Arguments in parameter order, defaults filled in: one positional call at run time."""
+    fn = prim.fn
+    args = tuple(bound.get(p.name) or (lambda g, env, d=p.default: d) for p in prim.params
+                 if p.name in bound or p.default is not ...)
 
     def call(g: Any, env: dict) -> None:
-        fn(g, env, **{k: f(g, env) for k, f in items})
+        fn(g, env, *[f(g, env) for f in args])
 
     return call

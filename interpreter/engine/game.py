@@ -23,6 +23,9 @@ class Game:
         self.order_code = (OrderTriggers(),)
         self.call_code = (CallFromEnv(),)
         self.ability_zone_set = frozenset(ruleset.ability_zones)
+        self.ability_refs = tuple(
+            ZoneRef(z, -1) if ruleset.zones[z].shared else ZoneRef(z, p)
+            for z in ruleset.ability_zones for p in range(1 if ruleset.zones[z].shared else ruleset.players))
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
                                   if s.disables_abilities)
@@ -34,6 +37,9 @@ class Game:
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
+        n = ruleset.players  # read-only environments for rules about each player
+        self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
+                                 for p in range(n))
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))

@@ -237,12 +237,8 @@ class GameState:
         return live
 
     def _live_cards(self) -> list[int]:
-        out: list[int] = []
-        mask = self.game.disabling_mask
-        for ref, cards in self.zones.items():
-            if ref.name in self.game.ability_zone_set:
-                out.extend(c for c in cards if not self.flags[c] & mask)
-        return out
+        mask, flags, zones = self.game.disabling_mask, self.flags, self.zones
+        return [c for ref in self.game.ability_refs for c in zones[ref] if not flags[c] & mask]
 
 
 def _zone_name(g: GameState, cid: int) -> str:

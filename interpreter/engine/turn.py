@@ -189,14 +189,18 @@ def _usable(g: GameState, cid: int, ability) -> bool:
 def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
     """Legal unless forbidden; each failed rule needs a permission (`can RULE` or `can ACTION`)."""
     guards = g.game.static_keys
-    fields = {k: env[k] for k in ("card", "player", "ability") if k in env}
-    if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, fields):
+    if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, _fields(env)):
         return False
     for rule_id, cond in adef.requires:
-        if not cond(g, env) and not (vm.permitted(g, rule_id, fields)
-                                     or vm.permitted(g, adef.name, fields)):
+        if not cond(g, env) and not (vm.permitted(g, rule_id, _fields(env))
+                                     or vm.permitted(g, adef.name, _fields(env))):
             return False
     return True
+
+
+def _fields(env: dict) -> dict:
+    """What a prohibition or permission may ask about an action."""
+    return {k: env[k] for k in ("card", "player", "ability") if k in env}
 
 
 def action_env(g: GameState, adef: ActionDef, card: int | None, idx: int | None) -> dict:

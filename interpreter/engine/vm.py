@@ -242,8 +242,7 @@ def check_end(g: GameState) -> None:
         return
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []
-    for p in g.players:
-        env = {"player": p, "you": p, "opponent": g.other(p), "self": None}
+    for p, env in enumerate(g.game.player_envs):
         for rule in rules:
             if rule.cond(g, env):
                 (losers if rule.outcome == "lose" else winners).append((p, rule))

@@ -267,6 +267,8 @@ def _parse(text: str, start: str):
 
 
 def _check_nesting(text: str) -> None:
+    if text.count("(") + text.count("{") <= MAX_NESTING:
+        return  # cannot be nested that deep: skip the scan
     depth = 0
     for i, ch in enumerate(text):
         if ch in "({":
