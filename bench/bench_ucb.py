@@ -1,66 +1,245 @@
-"""UCB throughput on one core: random matches/s, decisions/s, card texts parsed+checked/s.
+"""UCB throughput on one core, as ratios against baselines measured in the same run.
 
-Run: python bench/bench_ucb.py [--matches N]. Reproducible: fixed seeds, bundled files.
-Targets (issue 2): >= 100 matches/s/core, >= 5,000 card texts/s.
+Run: python bench/bench_ucb.py [--matches N] [--profile]
+
+- hand-written: bench/handwritten_ucb.py, a plain-Python UCB simulator (vanilla characters);
+- interpreter, vanilla: the same 40-card deck (bench/vanilla.yaml, four of each) and the same
+  random player; the issue's later target: within 3x of the hand-written simulator;
+- interpreter, sample decks: the bundled decks, target >= 100 matches/s;
+- card texts parsed+checked: every bundled ability text, against plain Lark parsing the same
+  texts (no checking), target >= 5,000/s.
+
+Times are CPU seconds of this process (time.process_time), pinned to one core where the OS
+allows, so other work on the machine disturbs the ratios little. Seeds are fixed: the match
+with seed s shuffles with seed s; the random player draws from its own stream.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import os
+import pstats
 import random
+import sys
 import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import lark
+from rich.console import Console
+from rich.table import Table
 
 from interpreter.check.effects import EffectChecker
-from interpreter.compile.build import ruleset_names
+from interpreter.compile.names import ruleset_names
 from interpreter.engine import vm
 from interpreter.lang.parser import backend, parse_ability, parse_body
 from interpreter.run.loading import load_game
 from interpreter.run.match import resolve_decks
 
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+import handwritten_ucb  # noqa: E402
 
-def bench_matches(n: int) -> tuple[float, float]:
-    game = load_game("ucb")
-    decks = [d.sections for d in resolve_decks(game, "ucb", [])]
+ROOT = BENCH.parent
+VANILLA = BENCH / "vanilla.yaml"
+TARGET_MATCHES = 100
+TARGET_TEXTS = 5000
+TARGET_RATIO = 3
+BODIES = ["choose 1 t from battle(opponent) where cost <= 3; destroy(t)",
+          "draw(you, 2); damage(opponent, 1)"]
+
+
+@dataclass
+class Run:
+    """Matches played back to back: counts and CPU seconds."""
+
+    matches: int = 0
+    decisions: int = 0
+    turns: int = 0
+    first_wins: int = 0
+    seconds: float = 0.0
+
+    @property
+    def per_second(self) -> float:
+        return self.matches / self.seconds
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    def mean(self, total: int) -> float:
+        return total / self.matches
+
+
+def policy(seed: int) -> random.Random:
+    """The random player's stream. Not random.Random(seed): the engine shuffles with that
+    seed, and two streams with one seed are correlated (it skews who wins)."""
+    return random.Random(f"policy-{seed}")
+
+
+def play_interpreter(game, decks: list[dict], seed: int, run: Run) -> None:
+    g = game.new_state(decks, seed, log=False)
+    rng = policy(seed)
     decisions = 0
-    start = time.perf_counter()
+    while g.result is None:
+        vm.answer(g, rng.choice(g.decision.options))
+        decisions += 1
+    run.matches += 1
+    run.decisions += decisions
+    run.turns += g.turn
+    run.first_wins += g.result.winner == 0
+
+
+def bench_interpreter(game, decks: list[dict], n: int) -> Run:
+    run = Run()
+    start = time.process_time()
     for seed in range(n):
-        g = game.new_state(decks, seed, log=False)
-        rng = random.Random(seed)
-        while g.result is None:
-            vm.answer(g, rng.choice(g.decision.options))
-            decisions += 1
-    elapsed = time.perf_counter() - start
-    return n / elapsed, decisions / elapsed
+        play_interpreter(game, decks, seed, run)
+    run.seconds = time.process_time() - start
+    return run
 
 
-def bench_texts(rounds: int) -> float:
+def bench_handwritten(n: int) -> Run:
+    deck = handwritten_ucb.vanilla_deck(VANILLA)
+    run = Run()
+    start = time.process_time()
+    for seed in range(n):
+        m = handwritten_ucb.play(deck, seed)
+        run.matches += 1
+        run.decisions += m.decisions
+        run.turns += m.turn
+        run.first_wins += m.winner == 0
+    run.seconds = time.process_time() - start
+    return run
+
+
+def vanilla_game():
+    game = load_game("ucb", (str(VANILLA),))
+    names = [c.name for c in handwritten_ucb.vanilla_deck(VANILLA)]
+    return game, [{"main": names}, {"main": names}]
+
+
+def sample_game():
+    game = load_game("ucb")
+    return game, [d.sections for d in resolve_decks(game, "ucb", [])]
+
+
+def bench_texts(rounds: int) -> tuple[float, int]:
+    """Card texts parsed and checked per second (the interpreter's path), and the count."""
     game = load_game("ucb")
     names = ruleset_names(game.ruleset.raw)
     texts = [a.text for d in game.cards.values() for a in d.abilities]
-    bodies = ["choose 1 t from battle(opponent) where cost <= 3; destroy(t)",
-              "draw(you, 2); damage(opponent, 1)"]
-    start = time.perf_counter()
+    start = time.process_time()
     count = 0
     for _ in range(rounds):
         for t in texts:
             EffectChecker(names, set()).ability(parse_ability(t))
             count += 1
-        for t in bodies:
+        for t in BODIES:
             EffectChecker(names, set()).body(parse_body(t))
             count += 1
-    return count / (time.perf_counter() - start)
+    return count / (time.process_time() - start), len(texts) + len(BODIES)
+
+
+def bench_plain_lark(rounds: int) -> float:
+    """The baseline: plain Lark (LALR, parse tree, no checking) on the same texts."""
+    grammar = (ROOT / "grammar" / "effect.lark").read_text(encoding="utf-8")
+    parser = lark.Lark(grammar, parser="lalr", start=["ability", "body", "expr"])
+    game = load_game("ucb")
+    jobs = [(unicodedata.normalize("NFKC", a.text), "ability")
+            for d in game.cards.values() for a in d.abilities]
+    jobs += [(t, "body") for t in BODIES]
+    start = time.process_time()
+    for _ in range(rounds):
+        for text, rule in jobs:
+            parser.parse(text, start=rule)
+    return rounds * len(jobs) / (time.process_time() - start)
+
+
+def pin_one_core() -> str:
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned"
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return f"pinned to CPU {cpu}"
+
+
+def verdict(ok: bool) -> str:
+    return "[green]met[/]" if ok else "[red]not met[/]"
+
+
+def results_table(hand: Run, van: Run, sample: Run, texts: float, plain: float) -> Table:
+    t = Table(title="UCB throughput, one core (baselines measured in this run)")
+    for col in ("measurement", "per second", "baseline", "ratio", "target", ""):
+        t.add_column(col, justify="left" if col in ("measurement", "baseline") else "right",
+                     no_wrap=True)
+    slower = hand.per_second / van.per_second
+    dslower = hand.decisions_per_second / van.decisions_per_second
+    t.add_row("hand-written vanilla: matches", f"{hand.per_second:,.0f}", "", "", "", "")
+    t.add_row("hand-written vanilla: decisions", f"{hand.decisions_per_second:,.0f}", "", "", "", "")
+    t.add_row("interpreter vanilla: matches", f"{van.per_second:,.1f}", "hand-written",
+              f"{slower:.1f}x slower", f"<= {TARGET_RATIO}x", verdict(slower <= TARGET_RATIO))
+    t.add_row("interpreter vanilla: decisions", f"{van.decisions_per_second:,.0f}", "hand-written",
+              f"{dslower:.1f}x slower", f"<= {TARGET_RATIO}x", verdict(dslower <= TARGET_RATIO))
+    t.add_row("interpreter sample decks: matches", f"{sample.per_second:,.1f}", "target",
+              f"{sample.per_second / TARGET_MATCHES:.2f}", f">= {TARGET_MATCHES}",
+              verdict(sample.per_second >= TARGET_MATCHES))
+    t.add_row("interpreter sample decks: decisions", f"{sample.decisions_per_second:,.0f}", "", "", "", "")
+    t.add_row("plain Lark: texts parsed", f"{plain:,.0f}", "", "", "", "")
+    t.add_row("card texts parsed+checked", f"{texts:,.0f}", "plain Lark",
+              f"{texts / plain:.2f}", f">= {TARGET_TEXTS:,}", verdict(texts >= TARGET_TEXTS))
+    return t
+
+
+def shape_table(hand: Run, van: Run, sample: Run) -> Table:
+    t = Table(title="What the matches looked like (same seeds; the vanilla rows should agree)")
+    for col in ("implementation", "matches", "decisions/match", "turns/match", "first player wins"):
+        t.add_column(col, justify="left" if col == "implementation" else "right", no_wrap=True)
+    for label, r in (("hand-written vanilla", hand), ("interpreter vanilla", van),
+                     ("interpreter sample decks", sample)):
+        t.add_row(label, f"{r.matches}", f"{r.mean(r.decisions):.1f}", f"{r.mean(r.turns):.1f}",
+                  f"{r.mean(r.first_wins):.1%}")
+    return t
+
+
+def profile(n: int) -> None:
+    """cProfile of the interpreter on vanilla matches: top 15 functions by own time."""
+    game, decks = vanilla_game()
+    prof = cProfile.Profile()
+    prof.runcall(bench_interpreter, game, decks, n)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(15)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--matches", type=int, default=300)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=1000,
+                    help="matches per implementation (default 1000: about a minute in all)")
+    ap.add_argument("--rounds", type=int, default=20, help="passes over the card texts")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile the interpreter on vanilla matches (top 15 by tottime)")
     args = ap.parse_args()
-    mps, dps = bench_matches(args.matches)
-    tps = bench_texts(20)
-    print(f"UCB random matches/s (1 core): {mps:8.1f}   target 100   ratio {mps / 100:.2f}")
-    print(f"UCB decisions/s      (1 core): {dps:8.0f}")
-    print(f"card texts parsed+checked/s:   {tps:8.0f}   target 5000  ratio {tps / 5000:.2f}"
-          f"   (parser: {backend()})")
+    console = Console(width=None if sys.stdout.isatty() else 110)
+    pinned = pin_one_core()
+    van_game, van_decks = vanilla_game()
+    sample = sample_game()
+    play_interpreter(*sample, 10**6, Run())  # warm-up: the first match compiles lazy parts
+    hand = bench_handwritten(args.matches)
+    van = bench_interpreter(van_game, van_decks, args.matches)
+    smp = bench_interpreter(*sample, args.matches)
+    texts, count = bench_texts(args.rounds)
+    plain = bench_plain_lark(args.rounds)
+    console.print(results_table(hand, van, smp, texts, plain))
+    console.print(shape_table(hand, van, smp))
+    console.print(f"Python {sys.version.split()[0]}, parser backend {backend()}, {pinned}; "
+                  f"{args.matches} matches each, {count} card texts x {args.rounds} rounds.")
+    gap = abs(hand.mean(hand.decisions) / van.mean(van.decisions) - 1)
+    if gap > 0.05:
+        console.print(f"[red]warning[/]: decisions per match differ by {gap:.0%}: the simulator's "
+                      "option sets no longer match the interpreter's")
+    if args.profile:
+        profile(min(args.matches, 300))
 
 
 if __name__ == "__main__":

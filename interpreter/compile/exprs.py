@@ -161,7 +161,9 @@ class ExprCompiler:
         return fn
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
-        return isinstance(node, (A.Filter, A.Call)) and self.reads(node, in_filter) <= _STATE_ONLY
+        """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
+        return isinstance(node, (A.Filter, A.Call)) and _has_filter(node) \
+            and self.reads(node, in_filter) <= _STATE_ONLY
 
     def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
         """The variables an expression reads ('it' for the candidate of a filter)."""
@@ -185,6 +187,16 @@ class ExprCompiler:
             args = node.args[:1] if node.name == "total" else node.args
             return set().union(*(self.reads(a.value, in_filter) for a in args))
         return set()
+
+
+def _has_filter(node: A.Expr) -> bool:
+    if isinstance(node, A.Filter):
+        return True
+    if isinstance(node, A.Call):
+        return any(_has_filter(a.value) for a in node.args)
+    if isinstance(node, A.Member):
+        return _has_filter(node.obj)
+    return False
 
 
 class _Generator:
