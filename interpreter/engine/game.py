@@ -37,6 +37,8 @@ class Game:
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
+        zone_sets = [r.zones for r in ruleset.end_rules]
+        self.end_zones = None if None in zone_sets else frozenset().union(*zone_sets)
         n = ruleset.players  # read-only environments for rules about each player
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))

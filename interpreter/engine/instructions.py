@@ -202,7 +202,7 @@ class Modify(Instr):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
-        vm.check_end(g)
+        vm.check_end(g, ())
 
 
 class Settle(Instr):

@@ -104,6 +104,7 @@ class LossRule:
     reason: str
     ref: str = ""
     outcome: str = "lose"  # lose | win
+    zones: frozenset[str] | None = None  # it reads only these zones' sizes (None: anything)
 
 
 @dataclass

@@ -48,7 +48,7 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         lookback = (cid,) if src.name in g.game.ability_zone_set else ()
         vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
                              "player": g.owner[cid]}, lookback)
-        vm.check_end(g)
+        vm.check_end(g, (src.name, to.name))
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
@@ -83,7 +83,7 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
         vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
-        vm.check_end(g)
+        vm.check_end(g, ())
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
@@ -155,7 +155,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         zdef = g.game.ruleset.zones[to.name]
         _enter(g, cid, to, zdef.face if face is None else face)
         vm.emit(g, "created", {"card": cid, "to_zone": to.name})
-        vm.check_end(g)
+        vm.check_end(g, (to.name,))
 
 
 def resolve(g: GameState, env: dict, ability: Any) -> None:

@@ -36,6 +36,7 @@ class PhaseStart(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if triggers_waiting(g):
             return
+        vm.check_end(g)  # a full check at every phase boundary, whatever changed
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
             return
@@ -120,7 +121,7 @@ def expire(g: GameState, until: str) -> None:
     if g.counts:
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
     g.version += 1
-    vm.check_end(g)
+    vm.check_end(g, ())
 
 
 class OrderTriggers(Instr):

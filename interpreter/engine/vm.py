@@ -227,18 +227,26 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
             g.log.append({"e": "replaced", "verb": name, "by": g.game.show(g, "card", cid)})
         g.frames.append(Frame(ability.body, renv, "block"))
         return
-    live = set(g.live_cards())
-    env["#live"] = tuple(c for pname, ptype in zip(verb.params, verb.types, strict=False) if ptype == "cards"
-                         for c in params[pname] if c in live)
+    if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
+        live = g.live_cards()
+        env["#live"] = tuple(c for pname, ptype in zip(verb.params, verb.types, strict=True)
+                             if ptype == "cards" for c in params[pname] if c in live)
     env["#replaced"] = replaced
     g.frames.append(Frame(verb.body, env, "verb"))
 
 
 # ---------- state checks ----------
-def check_end(g: GameState) -> None:
-    """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds."""
+def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
+    """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds.
+
+    `touched`: the zones whose contents just changed (() for none); when every rule reads
+    only the sizes of other zones, nothing can have changed and the check is skipped.
+    """
     rules = g.game.ruleset.end_rules
     if not rules or g.result is not None or g.atomic:
+        return
+    end_zones = g.game.end_zones
+    if touched is not None and end_zones is not None and end_zones.isdisjoint(touched):
         return
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []
