@@ -1,4 +1,4 @@
-"""The `tcg` command: play, check, test, replay. Imports are lazy to keep start-up small."""
+"""The `tcg` command: play, check, test, replay, simulate. Imports are lazy to keep start-up small."""
 
 from __future__ import annotations
 
@@ -65,6 +65,26 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
     replay.add_argument("log")
     replay.set_defaults(run=_replay)
+
+    sim = sub.add_parser("simulate", help="play many seeded AI matches: win rates and balance metrics",
+                         description="Match i uses seed S+i; odd matches swap the seats. Exit 0 when "
+                                     "every match ran, 1 when some raised errors (their seeds are "
+                                     "reported) or a deck is illegal.")
+    sim.add_argument("ruleset", help="a bundled id (e.g. ucb) or a ruleset file")
+    sim.add_argument("--deck", action="append", default=[],
+                     help="deck A then deck B (default: the ruleset's first two bundled decks)")
+    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--workers", type=int, default=None,
+                     help="processes (default: the machine's cores; 1 runs in this process)")
+    sim.add_argument("--seed", type=int, default=0, help="match i uses seed S+i (default 0)")
+    sim.add_argument("--agents", default="random,random", help="deck A's agent,deck B's agent")
+    sim.add_argument("--backend", default="local", help="local (a process pool); ray is not available yet")
+    sim.add_argument("--chunk", type=int, default=None, help="matches per task (default: automatic)")
+    sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv")
+    sim.add_argument("--resume", action="store_true", help="continue OUT/results.jsonl: play only "
+                                                           "the matches not recorded there")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_simulate)
     return p
 
 
@@ -163,6 +183,30 @@ def _scenario_files(paths: list[str]) -> list[Path]:
             except DiagnosticError:
                 out.append(f)  # run it, so its problem is reported
     return out
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    import time
+
+    from interpreter.diagnostics import TcgError
+    from interpreter.run.report import progress_bar, render
+    from interpreter.run.simulate import BACKENDS, default_workers, make_plan, simulate
+
+    if args.backend not in BACKENDS:
+        raise TcgError(f"unknown backend {args.backend!r}; choose from {', '.join(BACKENDS)}")
+    if args.backend == "ray":
+        raise TcgError("the ray backend is not available yet; use --backend local")
+    if args.chunk is not None and args.chunk < 1:
+        raise TcgError("--chunk must be at least 1")
+    plan = make_plan(args.ruleset, args.deck, [a.strip() for a in args.agents.split(",")],
+                     args.seed, args.games)
+    workers = default_workers() if args.workers is None else args.workers
+    out = Path(args.out) if args.out else None
+    start = time.perf_counter()
+    with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
+        run = simulate(plan, workers, args.backend, out, args.resume, args.chunk, progress)
+    render(run, time.perf_counter() - start)
+    return 1 if run.summary["errors"]["count"] else 0
 
 
 def _replay(args: argparse.Namespace) -> int:

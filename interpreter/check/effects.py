@@ -17,12 +17,12 @@ from interpreter.lang import ast as A
 
 ANY = "any"
 FIELD_TYPES = {
-    "card": "cards", "cards": "cards", "player": "player", "ability": "ability",
+    "card": "cards", "cards": "cards", "player": "player", "ability": "ability", "host": "cards",
     "from_zone": "text", "to_zone": "text", "zone": "zone", "state": "text", "value": ANY,
     "face": "text", "name": "text", "delta": "number", "turn": "number", "phase": "text",
 }
 _ATTR_TYPES = {"name": "text", "owner": "player", "controller": "player", "zone": "text",
-               "face_up": "bool", "is_token": "bool"}
+               "face_up": "bool", "is_token": "bool", "host": "cards"}
 _PARAM_FITS = {  # what a parameter of each type accepts
     "cards": {"cards", "zone"}, "card": {"cards"}, "zone": {"zone"}, "player": {"player"},
     "number": {"number"}, "bool": {"bool"}, "text": {"text"}, "state": {"text"},
@@ -34,6 +34,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
+    "attached": (("cards",), "cards"),
 }
 
 
@@ -138,10 +139,11 @@ class EffectChecker:
         if pdef is None:
             self._add(s.span, "UNKNOWN-PROPERTY", f"unknown property '{s.prop}'",
                       did_you_mean(s.prop, self.names.properties))
-        elif pdef != "number":
-            self._add(s.span, "TYPE", f"only number properties can be modified; "
-                                      f"'{s.prop}' is {pdef}")
-        self._want(s.value, {"number"}, "a modifier's value must be a number")
+        elif pdef != "number" and s.op != "=":
+            self._add(s.span, "TYPE", f"'{s.prop}' is {pdef}: it can only be set with '=', "
+                                      f"not changed with '{s.op}'")
+        wanted = {"number": "number", "flag": "bool"}.get(pdef or "number", "text")
+        self._want(s.value, {wanted}, f"'{s.prop}' takes {_a(wanted)}")
         if s.until not in (None, "turn", "phase"):
             self._add(s.span, "DURATION", f"unknown duration 'until end of {s.until}'",
                       "use 'until end of turn' or 'until end of phase'")
@@ -182,9 +184,13 @@ class EffectChecker:
 
     def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
-        if p.type in ("state", "name", "text") and isinstance(v, A.Name) and v.id not in self.scope:
+        if p.type in ("state", "name", "text", "action") and isinstance(v, A.Name) \
+                and v.id not in self.scope:
             self.words.add(v)
-            if p.type == "state" and v.id not in self.names.states:
+            if p.type == "action" and v.id not in self.names.actions:
+                self._add(v.span, "UNKNOWN-ACTION", f"unknown action '{v.id}'",
+                          did_you_mean(v.id, self.names.actions))
+            elif p.type == "state" and v.id not in self.names.states:
                 self._add(v.span, "UNKNOWN-STATE", f"unknown state '{v.id}'",
                           did_you_mean(v.id, self.names.states))
             elif p.type == "name" and v.id not in self.names.resources | self.names.counters:

@@ -111,6 +111,11 @@ def _condition_holds(g: GameState, cid: int) -> bool:
     return cond is None or bool(cond(g, vm.effect_env(g, cid, g.controller[cid])))
 
 
+def _attached(g: GameState, value: Any) -> tuple[int, ...]:
+    host = single(value)
+    return tuple(sorted((c for c, h in g.host.items() if h == host), key=g.stamp.__getitem__))
+
+
 def _total(g: GameState, value: Any, prop: str) -> int:
     read = g.game.readers[prop]
     return sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
@@ -143,7 +148,7 @@ _BINARY = {
 _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
     "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
-    "_numbers": _numbers, "_playable": _playable, "_total": _total, "as_cards": vm.as_cards,
+    "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total, "as_cards": vm.as_cards,
 }
 
 
@@ -339,4 +344,5 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "abs": lambda a: f"(lambda v: None if v is None else abs(v))(single({a[0]}))",
     "other": lambda a: f"(lambda p: None if p is None else g.other(p))(single({a[0]}))",
     "playable": lambda a: f"_playable(g, {a[0]})",
+    "attached": lambda a: f"_attached(g, {a[0]})",
 }

@@ -19,6 +19,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "other": (1, 1, "the other player"),
     "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
     "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
+    "attached": (1, 1, "the cards attached to a card, oldest first"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "it"}
 
@@ -70,6 +71,7 @@ ENGINE_EVENTS = {
     "counter": ("card", "name", "value", "delta"),
     "revealed": ("cards",),
     "looked": ("cards", "player"),
+    "attached": ("card", "host"),
     "created": ("card", "to_zone"),
     "turn_start": ("player", "turn"),
     "turn_end": ("player", "turn"),

@@ -17,6 +17,7 @@ from interpreter.engine.model import (
     PropDef,
     Ruleset,
     StateDef,
+    StateRule,
     VerbDef,
     ZoneDef,
 )
@@ -58,6 +59,7 @@ class RulesetBuilder:
         rs.actions = self._actions()
         rs.phases = self._phases()
         rs.end_rules = self._end_rules()
+        rs.state_rules = self._state_rules()
         rs.deck_rules = self._deck_rules()
         setup = self._body(("setup",), set())
         return rs, self._program(rs, setup)
@@ -158,13 +160,14 @@ class RulesetBuilder:
             scope = set(ACTION_FIELDS)
             limit = d.get("limit")
             out[name] = ActionDef(
-                name=name, label=d.get("label", name),
+                name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self._expr((*at, "card"), {"player"}, "expr") if d.get("card") else None,
                 abilities=bool(d.get("abilities")),
                 requires=self._requires(at, d.get("requires"), scope),
                 body=self._body((*at, "do"), scope,
                                 head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
-                limit=(limit["count"], limit.get("per", "turn")) if limit else None,
+                limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
+                if limit else None,
                 ref=d.get("ref", ""),
             )
         return out
@@ -210,6 +213,16 @@ class RulesetBuilder:
             if tree is not None:
                 out.append(LossRule(self.compiler.exprs.compile(tree), d.get("reason", outcome),
                                     d.get("ref", ""), outcome, _zone_sizes_only(tree, self.names)))
+        return tuple(out)
+
+    def _state_rules(self) -> tuple[StateRule, ...]:
+        out = []
+        for i, d in enumerate(self.raw.get("rules") or ()):
+            at = ("rules", i)
+            each = self._expr((*at, "each"), {"player"}, "expr")
+            body = self._body((*at, "do"), {"player": "player", "card": "cards"})
+            if each is not None:
+                out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))
         return tuple(out)
 
     def _deck_rules(self) -> tuple:

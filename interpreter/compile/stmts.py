@@ -12,7 +12,7 @@ from interpreter.engine.primitives import PRIMITIVES, Param
 from interpreter.lang import ast as A
 
 _keys = itertools.count()
-_BARE_WORD_TYPES = {"state", "name", "text"}
+_BARE_WORD_TYPES = {"state", "name", "text", "action"}
 
 
 class StmtCompiler:

@@ -70,9 +70,7 @@ class Game:
             if pdef.type == "number":
                 readers[name] = lambda g, c, p=pdef: g.number(c, p)
             else:
-                readers[name] = lambda g, c, p=pdef: (
-                    None if g.flags[c] & g.game.hiding_mask and not p.always_known
-                    else g.defs[c].props.get(p.name, p.default))
+                readers[name] = lambda g, c, p=pdef: g.word(c, p)
         return _Readers(readers)
 
     # ---------- modifiers ----------

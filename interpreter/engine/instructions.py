@@ -212,7 +212,7 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        vm.checkpoint(g)
+        vm.settle_point(g)
 
 
 class Together(Instr):

@@ -84,7 +84,7 @@ class ActionDef:
     abilities: bool  # enumerate the activated abilities of the candidates
     requires: tuple[tuple[str, ExprFn], ...]  # named rules; `can ID` lifts one
     body: Code
-    limit: tuple[int, str] | None  # (count, per: phase | turn)
+    limit: tuple[int, str, str] | None  # (count, per: phase | turn, on: declare | complete)
     ref: str = ""
     by: str = "turn_player"
 
@@ -95,6 +95,16 @@ class PhaseDef:
     when: ExprFn | None
     body: Code
     actions: tuple[str, ...]
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class StateRule:
+    """Whenever `each` (evaluated for every player) finds cards, `body` runs for each of them."""
+
+    id: str
+    each: ExprFn
+    body: Code
     ref: str = ""
 
 
@@ -126,6 +136,7 @@ class Ruleset:
     phases: tuple[PhaseDef, ...] = ()
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
+    state_rules: tuple[StateRule, ...] = ()
     deck_rules: tuple = ()  # (rule mapping, condition on a card's printed properties)
     turn_limit: int = 200
     deck: dict = field(default_factory=dict)

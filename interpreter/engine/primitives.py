@@ -65,6 +65,10 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
         for key in [k for k in g.counters if k[0] == cid]:
             del g.counters[key]
     g.known.pop(cid, None)
+    if g.host:  # it no longer hosts anything, nor is it attached to anything
+        g.host.pop(cid, None)
+        for k in [k for k, v in g.host.items() if v == cid]:
+            del g.host[k]
 
 
 def _zone_label(ref: ZoneRef) -> str:
@@ -158,6 +162,36 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         vm.check_end(g, (to.name,))
 
 
+def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
+    """Attach cards to a host card (possession, equipment); attached() lists them in order."""
+    hosts = vm.as_cards(g, host)
+    if not hosts:
+        return
+    for cid in vm.as_cards(g, card):
+        g.host[cid] = hosts[0]
+        g.clock += 1
+        g.stamp[cid] = g.clock
+        vm.emit(g, "attached", {"card": cid, "host": hosts[0]})
+
+
+def offer(g: GameState, env: dict, player: int, action: str) -> None:
+    """Give a player a window to take an action (or pass), e.g. a response to a declaration."""
+    from interpreter.engine.actions import Offer
+
+    g.frames.append(Frame((Offer((action,)),), {"#who": player}, "block"))
+
+
+def cancel(g: GameState, env: dict) -> None:
+    vm.cancel_action(g)
+
+
+def cancel_triggers(g: GameState, env: dict, card: Any) -> None:
+    """Triggered abilities of these cards that are waiting will not resolve."""
+    gone = set(vm.as_cards(g, card))
+    g.pending = [t for t in g.pending if t[0] not in gone]
+    g.queue = [t for t in g.queue if t[0] not in gone]
+
+
 def resolve(g: GameState, env: dict, ability: Any) -> None:
     cid, idx = ability
     body = g.defs[cid].abilities[idx].body
@@ -192,6 +226,13 @@ PRIMITIVES: dict[str, Primitive] = {
     "draw_game": Primitive(draw_game, (P("reason", "text", "an effect"),), "the game is a draw"),
     "create": Primitive(create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1)), "create token cards in a zone"),
+    "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),
+                        "attach cards to a host card; attached(host) lists them, oldest first"),
+    "offer": Primitive(offer, (P("player", "player"), P("action", "action")),
+                       "let a player take an action now, or pass (a response window)"),
+    "cancel": Primitive(cancel, (), "abandon the running action: it does not count as done"),
+    "cancel_triggers": Primitive(cancel_triggers, (P("card", "cards"),),
+                                 "waiting triggered abilities of these cards will not resolve"),
     "resolve": Primitive(resolve, (P("ability", "ability"),),
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),

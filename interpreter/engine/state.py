@@ -69,7 +69,7 @@ class GameState:
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
-        "decisions", "known", "memo", "memo_version", "atomic", "_statics",
+        "decisions", "known", "memo", "memo_version", "atomic", "host", "_statics",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -104,6 +104,7 @@ class GameState:
         self.memo: dict = {}  # values that depend only on the state, valid for memo_version
         self.memo_version = -1
         self.atomic = 0  # depth of `simultaneously` blocks: win/loss checks wait
+        self.host: dict[int, int] = {}  # attached card -> the card it is attached to
         self._statics: tuple[int, dict] | None = None
 
     # ---------- the public API (OpenSpiel-shaped) ----------
@@ -173,6 +174,7 @@ class GameState:
         g.known = dict(self.known)
         g.memo, g.memo_version = {}, -1
         g.atomic = self.atomic
+        g.host = dict(self.host)
         g._statics = self._statics
         return g
 
@@ -214,6 +216,17 @@ class GameState:
             value = pdef.max
         return value
 
+    def word(self, cid: int, pdef: PropDef) -> Any:
+        """A text, enum or flag property: printed value unless an `=` modifier sets it."""
+        if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
+            return None
+        value = self.defs[cid].props.get(pdef.name, pdef.default)
+        if self.mods or self.game.has_statics:
+            sets = [m for m in self._mods_for(cid, pdef.name) if m[0] == "="]
+            if sets:
+                value = max(sets, key=lambda m: m[2])[1]  # the latest wins
+        return value
+
     def _mods_for(self, cid: int, prop: str) -> list[tuple[str, int, int]]:
         out = [(op, v, s) for (c, p, op, v, _u, s) in self.mods if c == cid and p == prop]
         if self.game.has_statics:
@@ -252,5 +265,6 @@ CARD_READERS = {
     "zone": _zone_name,
     "face_up": lambda g, c: g.face[c],
     "is_token": lambda g, c: g.defs[c].token,
+    "host": lambda g, c: g.host.get(c),
 }
 CARD_ATTRS = frozenset(CARD_READERS)

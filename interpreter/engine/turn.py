@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine import vm
+from interpreter.engine.actions import PASS, legal_actions, start_action
 from interpreter.engine.instructions import Instr
-from interpreter.engine.model import ActionDef, PhaseDef
+from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Frame, GameOver, GameState, Result
-
-PASS = ("pass",)
 
 
 class TurnStart(Instr):
@@ -22,6 +21,9 @@ class TurnStart(Instr):
             raise GameOver(Result(None, f"turn limit: {limit} turns reached", "limits.turns"))
         g.turn += 1
         f.env.update(you=g.turn_player, opponent=g.other(g.turn_player))
+        if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
+            g.counts = {k: v for k, v in g.counts.items()
+                        if not (k[1] == "own_turn" and k[2] == g.turn_player)}
         vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
 
 
@@ -34,7 +36,7 @@ class PhaseStart(Instr):
         self.phase, self.skip = phase, skip
 
     def run(self, g: GameState, f: Frame) -> None:
-        if triggers_waiting(g):
+        if vm.settle_point(g):
             return
         vm.check_end(g)  # a full check at every phase boundary, whatever changed
         if self.phase.when is not None and not self.phase.when(g, f.env):
@@ -55,9 +57,9 @@ class Window(Instr):
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
-        if triggers_waiting(g):
+        if vm.settle_point(g):
             return
-        options = legal_actions(g, self.phase)
+        options = legal_actions(g, self.phase.actions, g.turn_player)
         if not options:
             f.pc += 1
             return
@@ -67,7 +69,7 @@ class Window(Instr):
         if option == PASS:
             f.pc += 1
         else:
-            start_action(g, option)
+            start_action(g, option, g.turn_player)
 
 
 class PhaseEnd(Instr):
@@ -77,7 +79,7 @@ class PhaseEnd(Instr):
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
-        if triggers_waiting(g):
+        if vm.settle_point(g):
             return
         f.pc += 1
         vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
@@ -91,7 +93,7 @@ class TurnEnd(Instr):
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
-        if triggers_waiting(g):
+        if vm.settle_point(g):
             return
         if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
             f.env["#ending"] = True
@@ -101,14 +103,6 @@ class TurnEnd(Instr):
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         f.pc = self.loop
-
-
-def triggers_waiting(g: GameState) -> bool:
-    """Before the turn moves on, waiting triggered abilities resolve (this returns True)."""
-    if g.pending or g.queue:
-        vm.checkpoint(g)
-        return True
-    return False
 
 
 def expire(g: GameState, until: str) -> None:
@@ -153,74 +147,6 @@ class OrderTriggers(Instr):
         f.env["ordered"].append(option)
 
 
-# ---------- player actions ----------
-def legal_actions(g: GameState, phase: PhaseDef) -> tuple:
-    out: list[tuple] = []
-    for name in phase.actions:
-        adef = g.game.ruleset.actions[name]
-        if adef.limit and g.counts.get((name, adef.limit[1]), 0) >= adef.limit[0]:
-            continue
-        out.extend(_candidates(g, adef))
-    return tuple(out)
-
-
-def _candidates(g: GameState, adef: ActionDef):
-    env = action_env(g, adef, None, None)
-    if adef.cards is None:
-        if _allowed(g, adef, env):
-            yield (adef.name, None, None)
-        return
-    for cid in vm.as_cards(g, adef.cards(g, env)):
-        env["card"] = cid
-        if not adef.abilities:
-            if _allowed(g, adef, env):
-                yield (adef.name, cid, None)
-            continue
-        for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == "activated" and _usable(g, cid, ability):
-                env["ability"] = (cid, idx)
-                if _allowed(g, adef, env):
-                    yield (adef.name, cid, idx)
-
-
-def _usable(g: GameState, cid: int, ability) -> bool:
-    return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, g.controller[cid])))
-
-
-def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
-    """Legal unless forbidden; each failed rule needs a permission (`can RULE` or `can ACTION`)."""
-    guards = g.game.static_keys
-    if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, _fields(env)):
-        return False
-    for rule_id, cond in adef.requires:
-        if not cond(g, env) and not (vm.permitted(g, rule_id, _fields(env))
-                                     or vm.permitted(g, adef.name, _fields(env))):
-            return False
-    return True
-
-
-def _fields(env: dict) -> dict:
-    """What a prohibition or permission may ask about an action."""
-    return {k: env[k] for k in ("card", "player", "ability") if k in env}
-
-
-def action_env(g: GameState, adef: ActionDef, card: int | None, idx: int | None) -> dict:
-    tp = g.turn_player
-    env = {"you": tp, "opponent": g.other(tp), "player": tp, "self": None, "card": card}
-    if idx is not None:
-        env["ability"] = (card, idx)
-    return env
-
-
-def start_action(g: GameState, option: tuple) -> None:
-    name, card, idx = option
-    adef = g.game.ruleset.actions[name]
-    if adef.limit:
-        key = (name, adef.limit[1])
-        g.counts[key] = g.counts.get(key, 0) + 1
-    g.frames.append(Frame(adef.body, action_env(g, adef, card, idx), "effect"))
-
-
 class Push(Instr):
     """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player."""
 
@@ -230,7 +156,7 @@ class Push(Instr):
         self.code = code
 
     def run(self, g: GameState, f: Frame) -> None:
-        if triggers_waiting(g):
+        if vm.settle_point(g):
             return
         f.pc += 1
         if self.code:

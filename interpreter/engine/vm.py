@@ -25,8 +25,8 @@ def run(g: GameState) -> None:
             f = frames[-1]
             if f.pc >= len(f.code):
                 frames.pop()
-                if f.kind in ("effect", "trigger"):
-                    _after_effect(g)
+                if f.kind in _EFFECT_KINDS:
+                    _after_effect(g, f)
                 continue
             f.code[f.pc].run(g, f)
             steps += 1
@@ -138,8 +138,46 @@ def checkpoint(g: GameState) -> None:
         _pump_queue(g)
 
 
-def _after_effect(g: GameState) -> None:
-    checkpoint(g)
+_EFFECT_KINDS = frozenset({"effect", "trigger", "action"})
+
+
+def _after_effect(g: GameState, f: Frame) -> None:
+    done = f.env.get("#complete")  # an action whose limit counts only when it completes
+    if done is not None:
+        g.counts[done] = g.counts.get(done, 0) + 1
+    settle_point(g)
+
+
+def settle_point(g: GameState) -> bool:
+    """State rules, then waiting triggered abilities; True when something was started."""
+    if _fire_state_rules(g):
+        return True
+    if g.pending or g.queue:
+        checkpoint(g)
+        return True
+    return False
+
+
+def _fire_state_rules(g: GameState) -> bool:
+    """Rules that act whenever their condition holds (a power at 0 sends a card away...)."""
+    fired = False
+    for p, penv in enumerate(g.game.player_envs):
+        for rule in g.game.ruleset.state_rules:
+            env = dict(penv)
+            for cid in reversed(as_cards(g, rule.each(g, env))):
+                g.frames.append(Frame(rule.body, {**penv, "card": cid}, "effect"))
+                fired = True
+    return fired
+
+
+def cancel_action(g: GameState) -> None:
+    """Abandon the innermost running action: it ends here and does not count as completed."""
+    for depth in range(len(g.frames) - 1, -1, -1):
+        if g.frames[depth].kind == "action":
+            del g.frames[depth:]
+            if g.log is not None:
+                g.log.append({"e": "cancelled"})
+            return
 
 
 def _pump_queue(g: GameState) -> None:

@@ -193,7 +193,20 @@ def _prop_expect(g: GameState, spec: dict) -> list[str]:
 def _matches(record: dict, want: dict) -> bool:
     if record.get("e") != want.get("event"):
         return False
-    return all(str(record.get(k)) == str(v) for k, v in want.items() if k != "event")
+    return all(_same(record.get(k), v) for k, v in want.items() if k != "event")
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Log values match as written; a card may be named without its '#id'."""
+    if str(got) == str(want):
+        return True
+    names = [_card_name(x) for x in got] if isinstance(got, list) else [_card_name(got)]
+    wanted = want if isinstance(want, list) else [want]
+    return names == [str(w) for w in wanted]
+
+
+def _card_name(label: Any) -> str:
+    return str(label).rpartition("#")[0] or str(label)
 
 
 def _log_expect(g: GameState, wanted: Any, unwanted: Any) -> list[str]:

@@ -1,0 +1,114 @@
+"""Player actions: which are legal now, starting one, and windows for any player to act in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.instructions import Instr
+from interpreter.engine.model import ActionDef
+from interpreter.engine.state import Frame, GameState
+
+PASS = ("pass",)
+
+
+def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
+    """Options (action, card, ability index) that `player` may take now among `names`."""
+    out: list[tuple] = []
+    for name in names:
+        adef = g.game.ruleset.actions[name]
+        if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
+            continue
+        out.extend(_candidates(g, adef, player))
+    return tuple(out)
+
+
+def _count_key(adef: ActionDef, player: int) -> tuple:
+    return (adef.name, adef.limit[1], player)
+
+
+def _candidates(g: GameState, adef: ActionDef, player: int):
+    env = action_env(g, player, None, None)
+    if adef.cards is None:
+        if _allowed(g, adef, env):
+            yield (adef.name, None, None)
+        return
+    for cid in vm.as_cards(g, adef.cards(g, env)):
+        env["card"] = cid
+        if not adef.abilities:
+            if _allowed(g, adef, env):
+                yield (adef.name, cid, None)
+            continue
+        for idx, ability in enumerate(g.defs[cid].abilities):
+            if ability.kind == "activated" and _usable(g, cid, ability):
+                env["ability"] = (cid, idx)
+                if _allowed(g, adef, env):
+                    yield (adef.name, cid, idx)
+
+
+def _usable(g: GameState, cid: int, ability) -> bool:
+    return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, g.controller[cid])))
+
+
+def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
+    """Legal unless forbidden; each failed rule needs a permission (`can RULE` or `can ACTION`)."""
+    guards = g.game.static_keys
+    if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, _fields(env)):
+        return False
+    for rule_id, cond in adef.requires:
+        if not cond(g, env) and not (vm.permitted(g, rule_id, _fields(env))
+                                     or vm.permitted(g, adef.name, _fields(env))):
+            return False
+    return True
+
+
+def _fields(env: dict) -> dict:
+    """What a prohibition or permission may ask about an action."""
+    return {k: env[k] for k in ("card", "player", "ability") if k in env}
+
+
+def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> dict:
+    env = {"you": player, "opponent": g.other(player), "player": player, "self": None,
+           "card": card}
+    if idx is not None:
+        env["ability"] = (card, idx)
+    return env
+
+
+def start_action(g: GameState, option: tuple, player: int) -> None:
+    """Begin an action. Its limit counts now, or (limit.on: complete) only if it completes."""
+    name, card, idx = option
+    adef = g.game.ruleset.actions[name]
+    env = action_env(g, player, card, idx)
+    if adef.limit:
+        key = _count_key(adef, player)
+        if adef.limit[2] == "complete":
+            env["#complete"] = key
+        else:
+            g.counts[key] = g.counts.get(key, 0) + 1
+    g.frames.append(Frame(adef.body, env, "action"))
+
+
+class Offer(Instr):
+    """A window for one player (env '#who'): any legal action among `names`, or pass."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+    def run(self, g: GameState, f: Frame) -> None:
+        if vm.settle_point(g):
+            return
+        who = f.env["#who"]
+        options = legal_actions(g, self.names, who)
+        if not options:
+            f.pc += 1
+            return
+        vm.ask(g, who, "action", options + (PASS,), f"{', '.join(self.names)}: act or pass")
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        if option == PASS:
+            f.pc += 1
+        else:
+            start_action(g, option, f.env["#who"])

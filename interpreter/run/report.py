@@ -1,0 +1,155 @@
+"""How `tcg simulate` shows itself: a progress bar on stderr, tables and a result line on stdout."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.run.stats import text_histogram
+
+
+class _Rate(ProgressColumn):
+    """Matches per second since the bar started (matches loaded by --resume do not count)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.start = time.perf_counter()
+        self.base = 0
+
+    def render(self, task) -> Text:
+        elapsed = time.perf_counter() - self.start
+        done = task.completed - self.base
+        return Text(f"{done / elapsed:6.1f} matches/s" if elapsed > 0 and done else "  — matches/s",
+                    style="progress.data.speed")
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], Callable[[int], None]] | None]:
+    """Yields simulate()'s `progress` hook, or None when there is no terminal to draw on."""
+    if not enabled:
+        yield None
+        return
+    rate = _Rate()
+    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), rate,
+                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                   console=Console(stderr=True), auto_refresh=False, transient=True)
+    # auto_refresh=False: no drawing thread, so the pool can fork safely; we refresh per task.
+
+    def start(total: int, done: int) -> Callable[[int], None]:
+        task = bar.add_task("simulate", total=total, completed=done)
+        rate.base, rate.start = done, time.perf_counter()
+        bar.refresh()
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            bar.refresh()
+
+        return advance
+
+    with bar:
+        yield start
+
+
+def _pct(r: dict) -> str:
+    return f"{100 * r['rate']:.1f}%"
+
+
+def _ci(r: dict) -> str:
+    lo, hi = r["ci95"]
+    return f"{100 * lo:.1f}–{100 * hi:.1f}%" if r["n"] else "—"
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f} pts"
+
+
+def render(run, seconds: float, out=None) -> None:
+    """The report: tables on stdout, closing with one plain `result:` line."""
+    s, plan = run.summary, run.plan
+    console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
+    n = s["completed"]
+    head = (f"{plan.ruleset}: {s['games']} games ({n} completed, {s['errors']['count']} errors), "
+            f"seed {plan.seed}..{plan.seed + plan.games - 1}, agents {plan.agents[0]} (A) vs "
+            f"{plan.agents[1]} (B); {run.ran} played in {seconds:.1f} s")
+    if run.ran < s["games"]:
+        head += f", {s['games'] - run.ran} from --resume"
+    console.print(head, highlight=False)
+
+    t = Table(title="outcomes (95% Wilson intervals)", title_justify="left")
+    for col, just in (("", "left"), ("games", "right"), ("rate", "right"), ("95% CI", "right"),
+                      ("as first", "right"), ("as second", "right")):
+        t.add_column(col, justify=just)
+    for key, d in s["decks"].items():
+        t.add_row(f"{key} {d['name']} wins", str(d["win"]["count"]), _pct(d["win"]), _ci(d["win"]),
+                  f"{_pct(d['win_when_first'])} of {d['win_when_first']['n']}",
+                  f"{_pct(d['win_when_second'])} of {d['win_when_second']['n']}")
+    for label, key in (("draws", "draw"), ("timeouts: turn limit", "turn_limit"),
+                       ("timeouts: loop limit", "loop_limit")):
+        t.add_row(label, str(s[key]["count"]), _pct(s[key]), _ci(s[key]), "", "")
+    console.print(t)
+
+    fp = s["first_player"]
+    lo, hi = fp["advantage_ci95"]
+    console.print(f"first player wins {_pct(fp)} of {fp['n']} decisive games (95% CI {_ci(fp)}): "
+                  f"advantage {_pts(fp['advantage'])} (95% CI {_pts(lo)} to {_pts(hi)})", highlight=False)
+    console.print(f"drawishness {_pct(s['draw'])} real draws; {_pct(s['timeouts'])} timeouts; "
+                  f"{_pct(s['undecided'])} undecided in all", highlight=False)
+
+    for what, unit in (("turns", "turns"), ("decisions", "decisions")):
+        sp = s[what]
+        if not sp["n"]:
+            continue
+        console.print(f"game length in {unit}: mean {sp['mean']:.1f}, sd {sp['sd']:.1f}, "
+                      f"min {sp['min']}, median {sp['median']:g}, max {sp['max']}", highlight=False)
+        for line in text_histogram(sp["histogram"]):
+            console.print("  " + line, highlight=False)
+    lc = s["lead_changes"]
+    if lc.get("n"):
+        g = lc["games_with_a_change"]
+        console.print(f"lead changes (who holds more cards in the main deck zone): mean "
+                      f"{lc['mean']:.2f}, sd {lc['sd']:.2f}, max {lc['max']}; "
+                      f"{_pct(g)} of games had one (95% CI {_ci(g)})", highlight=False)
+
+    if s["reasons"]:
+        r = Table(title="how games ended", title_justify="left")
+        r.add_column("reason")
+        r.add_column("games", justify="right")
+        r.add_column("share", justify="right")
+        for reason, count in s["reasons"].items():
+            r.add_row(reason, str(count), f"{100 * count / n:.1f}%")
+        console.print(r)
+
+    errs = s["errors"]
+    if errs["count"]:
+        console.print(f"[bold red]{errs['count']} matches raised errors[/] (seeds "
+                      f"{', '.join(map(str, errs['seeds'][:20]))}"
+                      f"{', ...' if errs['count'] > 20 else ''}):")
+        for message, count in list(errs["messages"].items())[:5]:
+            console.print(f"  {count} × {message}", highlight=False, markup=False)
+        first = next(iter(s["reproduce"].values()))
+        console.print(f"  reproduce one: {first}", highlight=False, markup=False)
+    print(result_line(s), file=out or sys.stdout, flush=True)
+
+
+def result_line(s: dict) -> str:
+    a, b = s["decks"]["A"], s["decks"]["B"]
+    fp = s["first_player"]
+    return (f"result: A {a['name']} {_pct(a['win'])} [{_ci(a['win'])}], B {b['name']} {_pct(b['win'])} "
+            f"[{_ci(b['win'])}], draws {_pct(s['draw'])}, timeouts {_pct(s['timeouts'])}, "
+            f"first player {_pts(fp['advantage'])}, errors {s['errors']['count']} "
+            f"— {s['games']} games")

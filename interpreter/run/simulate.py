@@ -1,0 +1,395 @@
+"""`tcg simulate`: many seeded matches, batched into tasks for any concurrent.futures.Executor.
+
+Match i uses seed S+i. Deck A (with the first agent) sits in seat 0 in even matches and in
+seat 1 in odd ones, so seat advantage and deck strength can be told apart. Each seat's agent
+is seeded as `tcg play` seeds it (seed*1000 + seat), so any match, an error included, is
+reproduced by `tcg play RULESET --deck <seat 0> --deck <seat 1> --seed <seed> --agents ...`.
+
+Tasks carry only plain data (ruleset spec, deck paths, agent names, match indexes); every
+worker loads the game itself (load_game is cached per process). Records do not depend on the
+worker count, the chunking or the backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+from interpreter.diagnostics import TcgError
+from interpreter.run.stats import outcome_of, summarize
+
+BACKENDS = ("local", "ray")
+RESULTS, SUMMARY_JSON, SUMMARY_CSV, RUN = "results.jsonl", "summary.json", "summary.csv", "run.json"
+KEYS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run is: enough to reproduce every match (and to check a --resume matches)."""
+
+    ruleset: str
+    decks: tuple[str, str]  # deck A, deck B (resolved paths)
+    names: tuple[str, str]
+    agents: tuple[str, str]  # deck A's agent, deck B's agent
+    seed: int
+    games: int
+    deck_digest: str = ""  # the decks' contents, so a resume notices an edited deck
+
+    def seats(self, index: int) -> tuple[str, str]:
+        return ("B", "A") if index % 2 else ("A", "B")
+
+    def reproduce(self, record: dict) -> str:
+        seats = [KEYS.index(k) for k in record["seats"]]
+        decks = " ".join(f"--deck {self.decks[i]}" for i in seats)
+        agents = ",".join(self.agents[i] for i in seats)
+        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}"
+
+
+def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, games: int) -> Plan:
+    """Load and check everything in this process first: bad input fails before any work."""
+    from interpreter.agents import make_agent
+    from interpreter.run.loading import load_game
+    from interpreter.run.match import resolve_decks
+
+    if games < 1:
+        raise TcgError("--games must be at least 1")
+    if len(agents) == 1:
+        agents = agents * 2
+    if len(agents) != 2:
+        raise TcgError(f"--agents takes two names (deck A's, deck B's), got {len(agents)}")
+    if "human" in agents:
+        raise TcgError("simulate plays AI agents only; use `tcg play` to play by hand")
+    for a in agents:
+        make_agent(a, 0)  # unknown names fail here, with the list of known ones
+    game = load_game(ruleset)
+    if game.ruleset.players != 2:
+        raise TcgError(f"simulate supports two-player games; this one has {game.ruleset.players}")
+    loaded = resolve_decks(game, ruleset, decks)
+    digest = hashlib.sha256(json.dumps([d.sections for d in loaded], ensure_ascii=False,
+                                       sort_keys=True).encode()).hexdigest()[:16]
+    names = [d.name for d in loaded]
+    if names[0] == names[1]:
+        names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+    return Plan(ruleset, (str(loaded[0].doc.path), str(loaded[1].doc.path)), tuple(names),
+                tuple(agents), seed, games, digest)
+
+
+# ---------- one match (runs in workers) ----------
+
+@cache
+def _setup(ruleset: str, decks: tuple[str, str]):
+    from interpreter.run.loading import load_game
+    from interpreter.run.match import resolve_decks
+
+    game = load_game(ruleset)
+    sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
+    return game, sections, _lead_zone(game)
+
+
+def _lead_zone(game) -> str | None:
+    """The zone of the deck's main section: whoever holds more cards there "leads".
+
+    A general, game-blind proxy: it tracks the lead where the deck is the life total (UCB)
+    or decking out loses; it means little in a game where deck size is not a resource.
+    """
+    sections = (getattr(game.ruleset, "deck", None) or {}).get("sections") or {}
+    main = sections.get("main") or next(iter(sections.values()), None)
+    return main.get("zone") if isinstance(main, dict) else None
+
+
+def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
+               index: int) -> dict:
+    """Play match `index` to the end; an exception becomes an error record, never a crash."""
+    from interpreter.agents import make_agent
+    from interpreter.engine.state import ZoneRef
+
+    seed = base_seed + index
+    keys = ("B", "A") if index % 2 else ("A", "B")
+    record = {"match": index, "seed": seed, "seats": list(keys), "starter": None, "outcome": "error",
+              "winner": None, "winner_seat": None, "reason": "", "turns": 0, "decisions": 0,
+              "lead_changes": None}
+    state = None
+    try:
+        game, sections, zone = _setup(ruleset, decks)
+        seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
+        state = game.new_state([sections[k] for k in keys], seed, log=False)
+        refs = (ZoneRef(zone, 0), ZoneRef(zone, 1)) if zone is not None else None
+        leader, changes, starter = None, 0, None
+        while not state.is_over:
+            if refs is not None:
+                a, b = len(state.zones[refs[0]]), len(state.zones[refs[1]])
+                now = 0 if a > b else 1 if b > a else leader
+                if leader is not None and now != leader:
+                    changes += 1
+                leader = now
+            if starter is None and state.turn == 1:
+                starter = state.turn_player
+            d = state.decision
+            labels = [a.label for a in state.legal_actions()]
+            state.apply(seated[d.player].choose(state.observation(d.player), labels))
+        r = state.result
+        if starter is None and state.turn >= 1:
+            starter = 0  # ended before anyone decided in turn 1: P1 takes the first turn
+        record.update(starter=starter, outcome=outcome_of(r.winner, r.reason),
+                      winner=None if r.winner is None else keys[r.winner], winner_seat=r.winner,
+                      reason=r.reason, turns=r.turns or state.turn, decisions=state.decisions,
+                      lead_changes=changes if refs is not None else None)
+    except Exception as e:  # noqa: BLE001 - a failing match is data: its seed reproduces it
+        record["error"] = f"{type(e).__name__}: {e}"
+        if state is not None:
+            record.update(turns=state.turn, decisions=state.decisions)
+    return record
+
+
+def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
+              indexes: list[int]) -> list[dict]:
+    return [play_match(ruleset, decks, agents, base_seed, i) for i in indexes]
+
+
+# ---------- executors ----------
+
+class InlineExecutor(Executor):
+    """Runs each task in this process when it is submitted (workers=1: no pool, no pickling)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        f: Future = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except Exception as e:  # noqa: BLE001 - delivered through the future, like a pool
+            f.set_exception(e)
+        return f
+
+
+def _worker_init(ruleset: str, decks: tuple[str, str]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _setup(ruleset, decks)
+
+
+def make_executor(backend: str, workers: int, plan: Plan) -> Executor:
+    if backend not in BACKENDS:
+        raise TcgError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if backend == "ray":
+        raise TcgError("the ray backend is not available yet; use --backend local")
+    if workers == 1:
+        return InlineExecutor()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork shares the already-loaded game with the workers; elsewhere each worker loads it.
+    ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+                               initargs=(plan.ruleset, plan.decks))
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def chunk_size(remaining: int, workers: int) -> int:
+    """Several tasks per worker (the tail stays short) but not one task per match."""
+    if workers <= 1:
+        return 1
+    return max(1, min(64, remaining // (workers * 16)))
+
+
+def chunks(indexes: list[int], size: int) -> Iterator[list[int]]:
+    for i in range(0, len(indexes), size):
+        yield indexes[i:i + size]
+
+
+def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
+            window: int) -> Iterator[list[dict]]:
+    """Yield records chunk by chunk as tasks finish, keeping at most `window` tasks in flight."""
+    todo = chunks(indexes, size)
+    running: dict[Future, list[int]] = {}
+
+    def fill() -> None:
+        while len(running) < window:
+            part = next(todo, None)
+            if part is None:
+                return
+            fut = executor.submit(run_chunk, plan.ruleset, plan.decks, plan.agents, plan.seed, part)
+            running[fut] = part
+
+    fill()
+    while running:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for fut in sorted(done, key=lambda f: running[f][0]):
+            part = running.pop(fut)
+            try:
+                yield fut.result()
+            except Exception as e:  # noqa: BLE001 - a lost worker: its matches are errors
+                yield [_lost(plan, i, e) for i in part]
+        fill()
+
+
+def _lost(plan: Plan, index: int, e: Exception) -> dict:
+    return {"match": index, "seed": plan.seed + index, "seats": list(plan.seats(index)),
+            "starter": None, "outcome": "error", "winner": None, "winner_seat": None, "reason": "",
+            "turns": 0, "decisions": 0, "lead_changes": None,
+            "error": f"the task failed: {type(e).__name__}: {e}"}
+
+
+# ---------- results on disk ----------
+
+def _plan_doc(plan: Plan) -> dict:
+    doc = asdict(plan)
+    doc.pop("games")  # a resume may ask for more (or fewer) games of the same run
+    return json.loads(json.dumps(doc))  # tuples as lists, as they read back
+
+
+def read_results(out: Path, plan: Plan) -> dict[int, dict]:
+    """The records of an earlier run of the same plan (a torn last line is dropped)."""
+    run = out / RUN
+    if run.exists():
+        try:
+            before = json.loads(run.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise TcgError(f"cannot read {run}: {e}") from None
+        mine = _plan_doc(plan)
+        diff = [k for k in mine if before.get(k) != mine[k] and k != "names"]
+        if diff:
+            raise TcgError(f"{out} holds a different run ({', '.join(diff)} differ); "
+                           "use another --out, or drop --resume to start afresh elsewhere")
+    records: dict[int, dict] = {}
+    path = out / RESULTS
+    if not path.exists():
+        return records
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            r = json.loads(line)
+            records[int(r["match"])] = r
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue  # a line cut short when the run was killed
+    return records
+
+
+class ResultsFile:
+    """results.jsonl, appended and flushed chunk by chunk so a killed run keeps its matches."""
+
+    def __init__(self, out: Path, plan: Plan, kept: Iterable[dict] | None) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / RUN).write_text(json.dumps(_plan_doc(plan), ensure_ascii=False, indent=1) + "\n",
+                               encoding="utf-8")
+        path = out / RESULTS
+        if kept is not None:  # rewrite the good lines: a torn last line must not glue onto new ones
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text("".join(_line(r) for r in sorted(kept, key=lambda r: r["match"])),
+                           encoding="utf-8")
+            tmp.replace(path)
+        self.f = open(path, "a" if kept is not None else "w", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, records: list[dict]) -> None:
+        self.f.write("".join(_line(r) for r in records))
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def write_summary(out: Path, summary: dict) -> None:
+    import csv
+
+    (out / SUMMARY_JSON).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
+                                    encoding="utf-8")
+    with open(out / SUMMARY_CSV, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["metric", "value", "ci95_low", "ci95_high", "count", "n"])
+        for row in summary_rows(summary):
+            w.writerow(row)
+
+
+def summary_rows(s: dict) -> Iterator[list]:
+    def rated(name: str, r: dict) -> list:
+        return [name, _num(r["rate"]), _num(r["ci95"][0]), _num(r["ci95"][1]), r["count"], r["n"]]
+
+    yield ["games", s["games"], "", "", "", ""]
+    yield ["completed", s["completed"], "", "", "", ""]
+    for key, d in s["decks"].items():
+        for what in ("win", "win_when_first", "win_when_second"):
+            yield rated(f"{key}:{d['name']}:{what}", d[what])
+    for what in ("draw", "turn_limit", "loop_limit", "timeouts", "undecided"):
+        yield rated(what, s[what])
+    fp = s["first_player"]
+    yield rated("first_player_wins", fp)
+    yield ["first_player_advantage", _num(fp["advantage"]), _num(fp["advantage_ci95"][0]),
+           _num(fp["advantage_ci95"][1]), fp["count"], fp["n"]]
+    for what in ("turns", "decisions", "lead_changes"):
+        sp = s[what]
+        for stat in ("mean", "sd", "min", "median", "max"):
+            if stat in sp:
+                yield [f"{what}_{stat}", _num(sp[stat]), "", "", "", sp["n"]]
+    if "games_with_a_change" in s["lead_changes"]:
+        yield rated("games_with_a_lead_change", s["lead_changes"]["games_with_a_change"])
+    for reason, n in s["reasons"].items():
+        yield [f"reason:{reason}", n, "", "", n, s["completed"]]
+    yield ["errors", s["errors"]["count"], "", "", s["errors"]["count"], s["games"]]
+
+
+def _num(x: float) -> float:
+    return round(x, 6)
+
+
+# ---------- the whole run ----------
+
+@dataclass
+class Run:
+    plan: Plan
+    records: list[dict]
+    summary: dict
+    ran: int  # matches played now (the rest came from --resume)
+
+
+def simulate(plan: Plan, workers: int, backend: str = "local", out: Path | None = None,
+             resume: bool = False, chunk: int | None = None,
+             progress: Callable[[int, int], Callable[[int], None]] | None = None) -> Run:
+    """Play the plan's matches; `progress(total, already_done)` returns an advance(n) callback."""
+    if workers < 1:
+        raise TcgError("--workers must be at least 1")
+    if resume and out is None:
+        raise TcgError("--resume needs --out DIR (it continues DIR/results.jsonl)")
+    kept: dict[int, dict] = {}
+    if out is not None:
+        if resume:
+            kept = {i: r for i, r in read_results(out, plan).items() if i < plan.games}
+        elif (out / RESULTS).exists():
+            raise TcgError(f"{out / RESULTS} already exists; pass --resume to continue that run "
+                           "or choose another --out")
+    todo = [i for i in range(plan.games) if i not in kept]
+    size = chunk or chunk_size(len(todo), workers)
+    workers = max(1, min(workers, -(-len(todo) // size))) if todo else 1
+    sink = ResultsFile(out, plan, kept.values() if resume else None) if out is not None else None
+    advance = progress(plan.games, len(kept)) if progress else (lambda n: None)
+    records = dict(kept)
+    executor = make_executor(backend, workers, plan) if todo else InlineExecutor()
+    try:
+        for part in execute(plan, executor, todo, size, window=1 if workers == 1 else workers * 2):
+            for r in part:
+                records[r["match"]] = r
+            if sink is not None:
+                sink.write(part)
+            advance(len(part))
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+        if sink is not None:
+            sink.close()
+    ordered = [records[i] for i in sorted(records)]
+    summary = summarize(ordered, dict(zip(KEYS, plan.names, strict=True)))
+    summary["plan"] = {**asdict(plan), "decks": list(plan.decks), "names": list(plan.names),
+                       "agents": list(plan.agents)}
+    summary["reproduce"] = {str(r["seed"]): plan.reproduce(r) for r in ordered if r["outcome"] == "error"}
+    if out is not None:
+        write_summary(out, summary)
+    return Run(plan, ordered, summary, len(todo))

@@ -1,0 +1,164 @@
+"""`tcg simulate`: seeded, seat-alternating, worker-count-independent, resumable."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.run import simulate as sim
+from interpreter.run.stats import outcome_of, spread, summarize, wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = "20"
+
+
+def tcg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def records(out: Path) -> list[dict]:
+    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    return sorted((json.loads(x) for x in lines), key=lambda r: r["match"])
+
+
+@pytest.fixture(scope="module")
+def one_worker(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    out = tmp_path_factory.mktemp("w1")
+    return tcg("simulate", "ucb", "--games", GAMES, "--workers", "1", "--seed", "7",
+               "--out", str(out)), out
+
+
+def test_cli_reports_and_ends_with_a_result_line(one_worker):
+    r, _ = one_worker
+    assert r.returncode == 0, r.stdout + r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert re.match(r"result: A .+ \d+\.\d% \[\d+\.\d–\d+\.\d%\], B .+, draws \d+\.\d%, timeouts "
+                    r"\d+\.\d%, first player [+-]\d+\.\d pts, errors 0 — 20 games$", last), last
+    for shown in ("95% CI", "first player wins", "game length in turns: mean", "game length in "
+                  "decisions", "how games ended", "timeouts: turn limit", "lead changes"):
+        assert shown in r.stdout
+    assert "Traceback" not in r.stderr
+    assert r.stderr == ""  # not a terminal: no progress bar
+
+
+def test_out_writes_results_and_summaries(one_worker):
+    _, out = one_worker
+    recs = records(out)
+    assert [r["match"] for r in recs] == list(range(20))
+    assert [r["seed"] for r in recs] == list(range(7, 27))
+    assert all(r["seats"] == (["B", "A"] if r["match"] % 2 else ["A", "B"]) for r in recs)
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 20 and summary["errors"]["count"] == 0
+    wins = summary["decks"]["A"]["win"]["count"] + summary["decks"]["B"]["win"]["count"]
+    assert wins + summary["draw"]["count"] + summary["timeouts"]["count"] == 20
+    csv = (out / "summary.csv").read_text(encoding="utf-8").splitlines()
+    assert csv[0] == "metric,value,ci95_low,ci95_high,count,n"
+    assert any(line.startswith("first_player_advantage,") for line in csv)
+
+
+def test_worker_count_does_not_change_any_match(one_worker, tmp_path):
+    _, out1 = one_worker
+    r = tcg("simulate", "ucb", "--games", GAMES, "--workers", "2", "--seed", "7", "--chunk", "3",
+            "--out", str(tmp_path), "--quiet")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert records(tmp_path) == records(out1)
+    assert (tmp_path / "summary.json").read_text() == (out1 / "summary.json").read_text()
+
+
+def test_resume_plays_only_the_missing_matches(one_worker, tmp_path):
+    _, out1 = one_worker
+    lines = (out1 / "results.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    for name in ("results.jsonl", "run.json"):
+        (tmp_path / name).write_bytes((out1 / name).read_bytes())
+    # keep 12 lines, then a line torn in half as a killed run leaves it
+    (tmp_path / "results.jsonl").write_text("".join(lines[:12]) + lines[12][:25], encoding="utf-8")
+    r = tcg("simulate", "ucb", "--games", GAMES, "--workers", "1", "--seed", "7",
+            "--out", str(tmp_path), "--resume")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "8 played" in r.stdout and "12 from --resume" in r.stdout
+    assert records(tmp_path) == records(out1)
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 20
+    assert json.loads((tmp_path / "summary.json").read_text()) == \
+        json.loads((out1 / "summary.json").read_text())
+    assert r.stdout.splitlines()[-1] == one_worker[0].stdout.splitlines()[-1]
+
+
+def test_resume_refuses_another_run_and_out_is_not_overwritten(one_worker):
+    _, out1 = one_worker
+    r = tcg("simulate", "ucb", "--games", "4", "--seed", "8", "--out", str(out1), "--resume")
+    assert r.returncode == 2 and "holds a different run (seed differ)" in r.stderr
+    r = tcg("simulate", "ucb", "--games", "4", "--seed", "7", "--out", str(out1))
+    assert r.returncode == 2 and "pass --resume" in r.stderr
+
+
+def test_illegal_deck_is_a_positioned_diagnostic(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("ruleset: ucb\nmain: {見習い剣士: 4}\n", encoding="utf-8")
+    r = tcg("simulate", "ucb", "--deck", str(deck), "--deck", str(deck), "--games", "2")
+    assert r.returncode == 1
+    assert re.search(r"d\.yaml:\d+:\d+: error\[DECK-SIZE\]", r.stdout), r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_ray_backend_is_refused_clearly():
+    r = tcg("simulate", "ucb", "--games", "2", "--backend", "ray")
+    assert r.returncode == 2 and "the ray backend is not available yet" in r.stderr
+
+
+def test_wilson_interval_known_values():
+    # Newcombe (1998), Statistics in Medicine 17:857, method 3
+    for (k, n), (lo, hi) in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605),
+                             (0, 10): (0.0, 0.2775), (10, 10): (0.7225, 1.0),
+                             (5, 10): (0.2366, 0.7634)}.items():
+        got = wilson(k, n)
+        assert got == pytest.approx((lo, hi), abs=5e-5), (k, n, got)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_outcomes_keep_timeouts_apart_from_draws():
+    assert outcome_of(None, "turn limit: 200 turns reached") == "turn_limit"
+    assert outcome_of(None, "loop limit: 200000 steps without a decision") == "loop_limit"
+    assert outcome_of(None, "draw: both decks ran out") == "draw"
+    assert outcome_of(1, "P2 wins: x") == "win"
+    s = spread([1, 2, 2, 3, 10])
+    assert s["mean"] == 3.6 and sum(h["count"] for h in s["histogram"]) == 5
+
+
+def test_a_match_matches_tcg_play_with_the_same_seed():
+    from interpreter.run.match import MatchSetup, play
+
+    plan = sim.make_plan("ucb", [], ["random", "random"], 40, 2)
+    for index in (0, 1):
+        rec = sim.play_match(plan.ruleset, plan.decks, plan.agents, plan.seed, index)
+        seats = [sim.KEYS.index(k) for k in rec["seats"]]
+        g = play(MatchSetup("ucb", [plan.decks[i] for i in seats], plan.seed + index, ["random"] * 2))
+        assert (rec["winner_seat"], rec["reason"], rec["turns"], rec["decisions"]) == \
+            (g.result.winner, g.result.reason, g.result.turns, g.decisions)
+        assert f"--seed {40 + index}" in plan.reproduce(rec)
+
+
+def test_a_raising_match_is_an_error_record_not_a_crash(monkeypatch):
+    import interpreter.agents as agents
+
+    real = agents.make_agent
+
+    class Boom:
+        def choose(self, observation, options):
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(agents, "make_agent", lambda name, seed: Boom() if seed // 1000 == 3 else
+                        real(name, seed))
+    plan = sim.make_plan("ucb", [], ["random", "random"], 0, 6)
+    run = sim.simulate(plan, workers=1)
+    bad = [r for r in run.records if r["outcome"] == "error"]
+    assert [r["seed"] for r in bad] == [3] and bad[0]["error"] == "RuntimeError: boom"
+    assert run.summary["errors"] == {"count": 1, "seeds": [3], "messages": {"RuntimeError: boom": 1}}
+    assert run.summary["completed"] == 5
+    assert "--seed 3" in run.summary["reproduce"]["3"]
+    assert summarize(run.records, {"A": "a", "B": "b"})["games"] == 6
