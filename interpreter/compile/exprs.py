@@ -148,7 +148,8 @@ _BINARY = {
 _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
     "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
-    "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total, "as_cards": vm.as_cards,
+    "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
+    "as_cards": vm.as_cards,
 }
 
 

@@ -161,10 +161,9 @@ def settle_point(g: GameState) -> bool:
 def _fire_state_rules(g: GameState) -> bool:
     """Rules that act whenever their condition holds (a power at 0 sends a card away...)."""
     fired = False
-    for p, penv in enumerate(g.game.player_envs):
+    for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
-            env = dict(penv)
-            for cid in reversed(as_cards(g, rule.each(g, env))):
+            for cid in reversed(as_cards(g, rule.each(g, dict(penv)))):
                 g.frames.append(Frame(rule.body, {**penv, "card": cid}, "effect"))
                 fired = True
     return fired
