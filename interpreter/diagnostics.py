@@ -29,13 +29,25 @@ class Diagnostic:
     def render(self) -> str:
         lines = [self.header()]
         if self.source_line:
-            lines.append(f"    {self.source_line}")
-            lines.append("    " + _caret_pad(self.source_line, self.col) + "^")
+            text, col = _window(self.source_line, self.col)
+            lines.append(f"    {text}")
+            lines.append("    " + _caret_pad(text, col) + "^")
         if self.hint:
             lines.append(f"  = help: {self.hint}")
         if self.ref:
             lines.append(f"  = rule: {self.ref}")
         return "\n".join(lines)
+
+
+def _window(line: str, col: int, width: int = 100) -> tuple[str, int]:
+    """A long source line cut around the column, so the caret stays on screen."""
+    if len(line) <= width:
+        return line, col
+    start = max(col - 1 - width // 2, 0)
+    cut = line[start:start + width]
+    prefix = "…" if start else ""
+    suffix = "…" if start + width < len(line) else ""
+    return prefix + cut + suffix, col - start + len(prefix)
 
 
 def _caret_pad(text: str, col: int) -> str:

@@ -60,6 +60,7 @@ class EffectChecker:
         self.scope = {"you": "player", "opponent": "player", "self": "cards", **scope}
         self.problems: list[Problem] = []
         self.words: set[A.Name] = set()  # bare names read as words (a state, a resource, up)
+        self.lenient = False  # after an unknown event its fields are unknown: do not cascade
 
     # ---------- entry points ----------
     def ability(self, a: A.Ability) -> list[Problem]:
@@ -302,6 +303,8 @@ class EffectChecker:
         return ANY
 
     def _unknown(self, n: A.Name, in_filter: bool) -> str:
+        if self.lenient:
+            return ANY
         candidates = [*self.scope, *self.names.value_names()]
         if in_filter:
             candidates += [*self.names.properties, *self.names.states]
@@ -377,6 +380,7 @@ class EffectChecker:
 
     def _event(self, span: A.Span, event: str) -> None:
         if event not in self.names.events:
+            self.lenient = True
             self._add(span, "UNKNOWN-EVENT", f"unknown event '{event}'",
                       did_you_mean(event, self.names.events))
 

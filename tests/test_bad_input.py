@@ -1,0 +1,56 @@
+"""The bad-input corpus (tests/bad/): every file gets its positioned diagnostics and exit code."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.cli import main
+
+BAD = Path(__file__).parent / "bad"
+EXPECTED = yaml.safe_load((BAD / "expected.yaml").read_text(encoding="utf-8"))
+HEADER = re.compile(r"^.+?:(\d+):(\d+): error\[([A-Z0-9-]+)\]", re.M)
+
+
+def check(path: Path, capsys) -> tuple[int, str, str]:
+    code = main(["check", str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_bad_file_is_listed():
+    assert sorted(EXPECTED) == sorted(p.name for p in BAD.glob("*.yaml") if p.name != "expected.yaml")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_file(name: str, capsys):
+    code, out, err = check(BAD / name, capsys)
+    found = [f"{line}:{col} {c}" for line, col, c in HEADER.findall(out)]
+    assert found == EXPECTED[name]["diagnostics"], out
+    assert code == EXPECTED[name]["exit"]
+    assert "Traceback" not in out + err
+
+
+def test_huge_file_is_refused_quickly(tmp_path: Path, capsys):
+    path = tmp_path / "huge.yaml"
+    path.write_text("ruleset: ucb\ncards:\n" + "  - {name: x}\n" * 1_600_000, encoding="utf-8")
+    start = time.perf_counter()
+    code, out, _ = check(path, capsys)
+    assert code == 2 and "TOO-LARGE" in out
+    assert time.perf_counter() - start < 5
+
+
+def test_two_thousand_cards_check_in_seconds(tmp_path: Path, capsys):
+    cards = "".join(f"  - {{name: 量産{i}, kind: character, cost: {i % 7}, power: {i % 9},"
+                    f" abilities: [\"when summon where card == self: draw(you, 1)\"]}}\n"
+                    for i in range(2000))
+    path = tmp_path / "many.yaml"
+    path.write_text("ruleset: ucb\ncards:\n" + cards, encoding="utf-8")
+    start = time.perf_counter()
+    code, out, _ = check(path, capsys)
+    assert code == 0, out
+    assert time.perf_counter() - start < 10
