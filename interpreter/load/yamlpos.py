@@ -21,7 +21,7 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML
     _Loader = yaml.SafeLoader
 
 MAX_BYTES = 20_000_000
-MAX_NODES = 2_000_000
+MAX_NODES = 300_000  # a 2,000-card set is ~40,000 nodes; an alias bomb is billions
 
 _INT = re.compile(r"[-+]?[0-9]+$")
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
