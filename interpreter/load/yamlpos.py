@@ -136,8 +136,9 @@ class _Builder:
         self.count += 1
         if self.count > MAX_NODES:
             if self.count == MAX_NODES + 1:
-                self.errors.append(self._diag(node, "ALIAS-BOMB",
-                                              "document expands to too many nodes (alias bomb?)"))
+                self.errors.append(self.doc.diag_at(
+                    1, 1, "ALIAS-BOMB", f"document expands to more than {MAX_NODES:,} nodes",
+                    "anchors and aliases (&a / *a) multiply: this looks like an alias bomb"))
             return None
         style = getattr(node, "style", None) or None
         self.doc.positions[at] = (node.start_mark.line + 1, node.start_mark.column + 1, style)
