@@ -38,6 +38,9 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
 }
 
 
+_NEVER_WORDS = frozenset({"it", "turn_player", "players"})  # built-in values, not words
+
+
 @dataclass(frozen=True)
 class Problem:
     span: A.Span
@@ -186,7 +189,7 @@ class EffectChecker:
     def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
         if p.type in ("state", "name", "text", "action") and isinstance(v, A.Name) \
-                and v.id not in self.scope:
+                and v.id not in self.scope and v.id not in _NEVER_WORDS:
             self.words.add(v)
             if p.type == "action" and v.id not in self.names.actions:
                 self._add(v.span, "UNKNOWN-ACTION", f"unknown action '{v.id}'",

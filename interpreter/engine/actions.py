@@ -9,7 +9,8 @@ from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef
 from interpreter.engine.state import Frame, GameState
 
-PASS = ("pass",)
+PASS = ("pass",)  # end the phase's window
+DECLINE = ("pass", "decline")  # let a response window go by
 
 
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
@@ -105,10 +106,10 @@ class Offer(Instr):
         if not options:
             f.pc += 1
             return
-        vm.ask(g, who, "action", options + (PASS,), f"{', '.join(self.names)}: act or pass")
+        vm.ask(g, who, "action", options + (DECLINE,), f"{', '.join(self.names)}: act or pass")
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        if option == PASS:
+        if option == DECLINE:
             f.pc += 1
         else:
             start_action(g, option, f.env["#who"])

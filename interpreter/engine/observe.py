@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.actions import DECLINE, PASS
 from interpreter.engine.instructions import DONE
 from interpreter.engine.state import GameState
-from interpreter.engine.turn import PASS
 
 
 def visible(g: GameState, cid: int, viewer: int | None) -> bool:
@@ -64,6 +64,8 @@ def label(g: GameState, option: Any, viewer: int | None) -> str:
     """A readable name for an option, as `viewer` may see it."""
     if option == PASS:
         return f"end the {g.phase} phase" if g.phase else "pass"
+    if option == DECLINE:
+        return "pass"
     if option == DONE:
         return "done"
     if option is True:

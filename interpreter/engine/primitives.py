@@ -78,6 +78,7 @@ def _zone_label(ref: ZoneRef) -> str:
 def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     g.rng.shuffle(g.zones[zone])
     vm.emit(g, "shuffled", {"zone": zone})
+    vm.check_end(g, (zone.name,))
 
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
@@ -94,6 +95,7 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
         vm.emit(g, "flipped", {"card": cid, "face": face})
+        vm.check_end(g, ())
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
