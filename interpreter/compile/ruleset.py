@@ -159,11 +159,18 @@ class RulesetBuilder:
             at = ("actions", name)
             scope = set(ACTION_FIELDS)
             limit = d.get("limit")
+            cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
+                else None
+            requires, trees = self._requires(at, d.get("requires"), scope)
+            select = None
+            if cards_tree is not None and not d.get("abilities") and None not in trees:
+                select = self.compiler.exprs.compile_selection(cards_tree, trees)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
-                cards=self._expr((*at, "card"), {"player"}, "expr") if d.get("card") else None,
+                cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
                 abilities=bool(d.get("abilities")),
-                requires=self._requires(at, d.get("requires"), scope),
+                requires=requires,
+                select=select,
                 body=self._body((*at, "do"), scope,
                                 head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
                 limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
@@ -172,19 +179,20 @@ class RulesetBuilder:
             )
         return out
 
-    def _requires(self, at: tuple, spec, scope: set[str]) -> tuple:
-        """`requires:` as one expression (rule id = the action) or a list of named rules."""
+    def _requires(self, at: tuple, spec, scope: set[str]) -> tuple[tuple, list]:
+        """`requires:` as one expression (rule id = the action) or a list of named rules;
+        also the rules' trees (None where a rule did not check)."""
         if not spec:
-            return ()
-        if isinstance(spec, str):
-            fn = self._expr((*at, "requires"), scope)
-            return ((at[-1], fn),) if fn else ()
-        rules = []
-        for i, rule in enumerate(spec):
-            fn = self._expr((*at, "requires", i, "if"), scope)
-            if fn is not None:
-                rules.append((rule["id"], fn))
-        return tuple(rules)
+            return (), []
+        places = [((*at, "requires"), at[-1])] if isinstance(spec, str) else \
+            [((*at, "requires", i, "if"), rule["id"]) for i, rule in enumerate(spec)]
+        rules, trees = [], []
+        for place, rule_id in places:
+            tree = self.texts.read(place, "cond", scope)
+            trees.append(tree)
+            if tree is not None:
+                rules.append((rule_id, self.compiler.exprs.compile(tree)))
+        return tuple(rules), trees
 
     def _phases(self) -> tuple[PhaseDef, ...]:
         out = []

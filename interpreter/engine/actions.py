@@ -30,6 +30,10 @@ def _count_key(adef: ActionDef, player: int) -> tuple:
 
 def _candidates(g: GameState, adef: ActionDef, player: int):
     env = action_env(g, player, None, None)
+    if adef.select is not None and not _guarded(g, adef):
+        for cid in adef.select(g, env):
+            yield (adef.name, cid, None)
+        return
     if adef.cards is None:
         if _allowed(g, adef, env):
             yield (adef.name, None, None)
@@ -45,6 +49,14 @@ def _candidates(g: GameState, adef: ActionDef, player: int):
                 env["ability"] = (cid, idx)
                 if _allowed(g, adef, env):
                     yield (adef.name, cid, idx)
+
+
+def _guarded(g: GameState, adef: ActionDef) -> bool:
+    """Some card in play forbids this action or lifts one of its requirements."""
+    for key in (adef.name, *(rule_id for rule_id, _ in adef.requires)):
+        if any(True for _ in vm.statics_of(g, "permission", key)):
+            return True
+    return any(True for _ in vm.statics_of(g, "prohibition", adef.name))
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

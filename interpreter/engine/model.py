@@ -84,6 +84,7 @@ class ActionDef:
     abilities: bool  # enumerate the activated abilities of the candidates
     requires: tuple[tuple[str, ExprFn], ...]  # named rules; `can ID` lifts one
     body: Code
+    select: ExprFn | None  # the legal cards in one compiled pass (when no permission applies)
     limit: tuple[int, str, str] | None  # (count, per: phase | turn, on: declare | complete)
     ref: str = ""
     by: str = "turn_player"
