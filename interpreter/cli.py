@@ -203,8 +203,14 @@ def _simulate(args: argparse.Namespace) -> int:
     workers = default_workers() if args.workers is None else args.workers
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
-    with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
-        run = simulate(plan, workers, args.backend, out, args.resume, args.chunk, progress)
+    try:
+        with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
+            run = simulate(plan, workers, args.backend, out, args.resume, args.chunk, progress)
+    except KeyboardInterrupt:
+        if out is not None:
+            print(f"the matches played so far are in {out / 'results.jsonl'}; "
+                  "run the same command with --resume to continue", file=sys.stderr)
+        raise
     render(run, time.perf_counter() - start)
     return 1 if run.summary["errors"]["count"] else 0
 

@@ -34,4 +34,4 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
         next_id += 1
     if rb.diags:
         raise DiagnosticError(rb.diags)
-    return Game(ruleset, cards, program, tokens)
+    return Game(ruleset, cards, program, tokens, frozenset(rb.compiler.modified))

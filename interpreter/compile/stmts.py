@@ -22,6 +22,7 @@ class StmtCompiler:
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
         self.words: set[A.Name] = set()  # bare names the checker read as words
+        self.modified: set[str] = set()  # properties some text modifies (others read faster)
 
     def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
         code: list = list(head)
@@ -114,6 +115,7 @@ class StmtCompiler:
         code.append(I.Let(s.name, self.exprs.compile(s.value)))
 
     def _modify(self, s: A.Modify, code: list) -> None:
+        self.modified.add(s.prop)
         code.append(I.Modify(self.exprs.compile(s.target), s.prop, s.op,
                              self.exprs.compile(s.value), s.until))
 
@@ -126,6 +128,7 @@ class StmtCompiler:
         code.append(I.Together(False))
 
     def modifier(self, s: A.Modify) -> tuple:
+        self.modified.add(s.prop)
         return (self.exprs.compile(s.target), s.prop, s.op, self.exprs.compile(s.value))
 
 

@@ -15,7 +15,8 @@ class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
-                 tokens: dict[str, CardDef]) -> None:
+                 tokens: dict[str, CardDef], modified: frozenset[str] = frozenset()) -> None:
+        self.modified = modified  # properties that some text modifies
         self.ruleset = ruleset
         self.cards = cards
         self.tokens = tokens
@@ -67,7 +68,9 @@ class Game:
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
         for name, pdef in self.ruleset.properties.items():
-            if pdef.type == "number":
+            if name not in self.modified:  # nothing can change it: the printed value
+                readers[name] = lambda g, c, p=pdef: g.printed(c, p)
+            elif pdef.type == "number":
                 readers[name] = lambda g, c, p=pdef: g.number(c, p)
             else:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interpreter.engine.actions import DECLINE, PASS
@@ -58,6 +59,48 @@ def observation(g: GameState, viewer: int) -> dict:
     if g.decision is not None and g.decision.player == viewer:
         obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
+
+
+class LazyObservation(Mapping):
+    """observation(g, player), built only if an agent reads it (random agents never do).
+    Read it during the decision: it describes the state as it is when read."""
+
+    def __init__(self, g: GameState, player: int) -> None:
+        self._g, self._player, self._data = g, player, None
+
+    def _built(self) -> dict:
+        if self._data is None:
+            self._data = observation(self._g, self._player)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self):
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+
+class LazyLabels(Sequence):
+    """The labels of the pending decision's options, each made when first read."""
+
+    def __init__(self, g: GameState) -> None:
+        self._g, self._decision = g, g.decision
+        self._cache: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self._decision.options)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i not in self._cache:
+            self._cache[i] = label(self._g, self._decision.options[i], self._decision.player)
+        return self._cache[i]
 
 
 def label(g: GameState, option: Any, viewer: int | None) -> str:

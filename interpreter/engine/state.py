@@ -216,6 +216,17 @@ class GameState:
             value = pdef.max
         return value
 
+    def printed(self, cid: int, pdef: PropDef) -> Any:
+        """A property no text modifies: the printed value (clamped), unless hidden."""
+        if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
+            return None
+        value = self.defs[cid].props.get(pdef.name, pdef.default)
+        if pdef.min is not None and value is not None and value < pdef.min:
+            return pdef.min
+        if pdef.max is not None and value is not None and value > pdef.max:
+            return pdef.max
+        return value
+
     def word(self, cid: int, pdef: PropDef) -> Any:
         """A text, enum or flag property: printed value unless an `=` modifier sets it."""
         if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:

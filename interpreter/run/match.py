@@ -13,7 +13,7 @@ from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
 from interpreter.engine.game import Game
-from interpreter.engine.observe import label, observation
+from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.engine.state import GameState
 from interpreter.load import files
 from interpreter.run.loading import load_game
@@ -65,8 +65,8 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
         if g.result is not None:
             return g
         d = g.decision
-        labels = [label(g, o, d.player) for o in d.options]
-        choice = agents[d.player].choose(observation(g, d.player), labels)
+        labels = LazyLabels(g)
+        choice = agents[d.player].choose(LazyObservation(g, d.player), labels)
         writer.line({"d": f"P{d.player + 1}", "q": d.prompt, "i": choice, "o": labels[choice]})
         vm.answer(g, d.options[choice])
 

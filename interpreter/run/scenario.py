@@ -10,7 +10,7 @@ from interpreter.agents.basic import ScriptedAgent, ScriptError
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
 from interpreter.engine.game import Game
-from interpreter.engine.observe import label, observation
+from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.engine.state import Frame, GameState, ZoneRef
 from interpreter.engine.turn import PhaseStart
 from interpreter.load.yamlpos import Doc, load_yaml
@@ -131,8 +131,8 @@ def _play_script(g: GameState, decisions: list) -> None:
                 raise ScriptError(f"expected a decision by P{want + 1}, but P{d.player + 1} "
                                   f"is asked: {d.prompt}")
             agent.script[0] = step.get("choose", 0)
-        labels = [label(g, o, d.player) for o in d.options]
-        i = agent.choose(observation(g, d.player), labels)
+        labels = LazyLabels(g)
+        i = agent.choose(LazyObservation(g, d.player), labels)
         vm.answer(g, d.options[i])
     if agent.script:
         raise ScriptError(f"the game ended with {len(agent.script)} decisions left "

@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from interpreter.diagnostics import TcgError
+from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.run.stats import outcome_of, summarize
 
 BACKENDS = ("local", "ray")
@@ -133,8 +134,8 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
             if starter is None and state.turn == 1:
                 starter = state.turn_player
             d = state.decision
-            labels = [a.label for a in state.legal_actions()]
-            state.apply(seated[d.player].choose(state.observation(d.player), labels))
+            labels = LazyLabels(state)
+            state.apply(seated[d.player].choose(LazyObservation(state, d.player), labels))
         r = state.result
         if starter is None and state.turn >= 1:
             starter = 0  # ended before anyone decided in turn 1: P1 takes the first turn
