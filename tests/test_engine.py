@@ -7,12 +7,14 @@ from collections import Counter
 
 import pytest
 
+import interpreter
 from interpreter.engine import vm
 from interpreter.engine.observe import observation
 from interpreter.engine.state import ZoneRef
+from interpreter.load import files
 from interpreter.run.match import MatchSetup, play, replay
 
-N_MATCHES = 200  # the soak test below runs 1,000
+N_MATCHES = 60  # per bundled ruleset; the soak test below runs 1,000 each
 
 
 def check_invariants(g, total: int) -> None:
@@ -27,19 +29,9 @@ def check_invariants(g, total: int) -> None:
     assert sum(seen.values()) == total == len(g.defs), "cards were lost or duplicated"
 
 
-def random_match(game, decks, seed: int, each_step=None):
-    g = game.new_state(decks, seed, log=False)
-    rng = random.Random(seed)
-    while g.result is None:
-        if each_step:
-            each_step(g)
-        vm.answer(g, rng.choice(g.decision.options))
-    return g
-
-
-def _run_many(ucb, ucb_decks, n: int) -> None:
+def _run_many(game, decks, n: int) -> None:
     for seed in range(n):
-        g = ucb.new_state(ucb_decks, seed, log=False)
+        g = game.new_state(decks, seed, log=False)
         rng = random.Random(seed)
         while g.result is None:
             check_invariants(g, len(g.defs))
@@ -48,13 +40,17 @@ def _run_many(ucb, ucb_decks, n: int) -> None:
         assert g.result.reason
 
 
-def test_random_matches_keep_invariants(ucb, ucb_decks):
-    _run_many(ucb, ucb_decks, N_MATCHES)
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_random_matches_keep_invariants(ruleset: str):
+    game = interpreter.load_game(ruleset)
+    _run_many(game, interpreter.default_decks(game), N_MATCHES)
 
 
 @pytest.mark.soak
-def test_thousand_random_matches(ucb, ucb_decks):
-    _run_many(ucb, ucb_decks, 1000)
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_thousand_random_matches(ruleset: str):
+    game = interpreter.load_game(ruleset)
+    _run_many(game, interpreter.default_decks(game), 1000)
 
 
 def test_same_seed_same_log(tmp_path):
