@@ -94,3 +94,10 @@ def test_accelerated_and_plain_parsers_build_the_same_ast():
     assert len(texts) > 20
     for text in texts:
         assert P.parse_ability(text) == plain.parse(P.normalize(text), start="ability"), text
+
+
+def test_strings_keep_their_exact_characters():
+    e = parse_expr("name == 「ＡＢＣ…」 and x == \"（ｘ）\" and cost <= ３")
+    assert e.left.left.right.value == "ＡＢＣ…"
+    assert e.left.right.right.value == "（ｘ）"
+    assert e.right.right.value == 3

@@ -53,3 +53,13 @@ def test_unknown_ruleset_suggests():
     r = tcg("play", "ucbb")
     assert r.returncode == 2 and "did you mean 'ucb'?" in r.stdout
     assert "Traceback" not in r.stderr
+
+
+def test_a_human_may_concede_and_the_log_replays(tmp_path: Path):
+    log = tmp_path / "c.jsonl"
+    r = tcg("play", "ucb", "--agents", "random,human", "--seed", "4", "--log", str(log),
+            stdin="concede\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1].startswith("result: P1 wins — P2 concedes")
+    again = tcg("replay", str(log))
+    assert again.returncode == 0 and "identical" in again.stdout, again.stdout

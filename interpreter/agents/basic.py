@@ -31,6 +31,13 @@ class ScriptError(TcgError):
     pass
 
 
+class Concede(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by an agent instead of choosing: the player resigns."""
+
+
+CONCEDE = "concede"  # a script step (and a human's input) that resigns
+
+
 class ScriptedAgent:
     """Answers from a script: an option index, or a text the option label must contain."""
 
@@ -44,6 +51,8 @@ class ScriptedAgent:
                 raise ScriptError(f"script ran out; options were: {options}")
             return self.fallback.choose(observation, options)
         step = self.script.pop(0)
+        if step == CONCEDE:
+            raise Concede
         if isinstance(step, int):
             if not 0 <= step < len(options):
                 raise ScriptError(f"option {step} does not exist; options were: {options}")
@@ -70,7 +79,9 @@ class HumanAgent:
                 raise TcgError("input closed") from None
             if raw.isdigit() and int(raw) < len(options):
                 return int(raw)
-            print(f"type a number from 0 to {len(options) - 1}", file=sys.stderr)
+            if raw == CONCEDE:
+                raise Concede
+            print(f"type a number from 0 to {len(options) - 1}, or 'concede'", file=sys.stderr)
 
 
 AGENTS = ("random", "first", "human")

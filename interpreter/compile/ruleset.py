@@ -61,8 +61,15 @@ class RulesetBuilder:
         rs.end_rules = self._end_rules()
         rs.state_rules = self._state_rules()
         rs.deck_rules = self._deck_rules()
-        setup = self._body(("setup",), set())
+        at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
+        setup = self._body(at, set(), head=self._ref_head("setup", raw.get("setup")))
         return rs, self._program(rs, setup)
+
+    @staticmethod
+    def _ref_head(event: str, spec) -> tuple:
+        """An event citing the rule as the procedure starts (for the log)."""
+        ref = spec.get("ref", "") if isinstance(spec, dict) else ""
+        return (I.Emit(event, (), ref),) if ref else ()
 
     def _zones(self) -> dict[str, ZoneDef]:
         out = {}

@@ -140,16 +140,16 @@ def look(g: GameState, env: dict, cards: Any, player: int) -> None:
     vm.emit(g, "looked", {"cards": cards, "player": player}, private_to=player)
 
 
-def win(g: GameState, env: dict, player: int, reason: str = "an effect") -> None:
-    raise GameOver(Result(player, f"P{player + 1} wins: {reason}"))
+def win(g: GameState, env: dict, player: int, reason: str = "an effect", ref: str = "") -> None:
+    raise GameOver(Result(player, f"P{player + 1} wins: {reason}", ref))
 
 
-def lose(g: GameState, env: dict, player: int, reason: str = "an effect") -> None:
-    raise GameOver(Result(g.other(player), f"P{player + 1} loses: {reason}"))
+def lose(g: GameState, env: dict, player: int, reason: str = "an effect", ref: str = "") -> None:
+    raise GameOver(Result(g.other(player), f"P{player + 1} loses: {reason}", ref))
 
 
-def draw_game(g: GameState, env: dict, reason: str = "an effect") -> None:
-    raise GameOver(Result(None, f"draw: {reason}"))
+def draw_game(g: GameState, env: dict, reason: str = "an effect", ref: str = "") -> None:
+    raise GameOver(Result(None, f"draw: {reason}", ref))
 
 
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
@@ -221,11 +221,12 @@ PRIMITIVES: dict[str, Primitive] = {
     "reveal": Primitive(reveal, (P("cards", "cards"),), "show cards to every player"),
     "look": Primitive(look, (P("cards", "cards"), P("player", "player")),
                       "let one player see cards (e.g. the top of their deck)"),
-    "win": Primitive(win, (P("player", "player"), P("reason", "text", "an effect")),
-                     "the player wins now"),
-    "lose": Primitive(lose, (P("player", "player"), P("reason", "text", "an effect")),
-                      "the player loses now"),
-    "draw_game": Primitive(draw_game, (P("reason", "text", "an effect"),), "the game is a draw"),
+    "win": Primitive(win, (P("player", "player"), P("reason", "text", "an effect"),
+                           P("ref", "text", "")), "the player wins now (ref: the rule, for the log)"),
+    "lose": Primitive(lose, (P("player", "player"), P("reason", "text", "an effect"),
+                             P("ref", "text", "")), "the player loses now"),
+    "draw_game": Primitive(draw_game, (P("reason", "text", "an effect"), P("ref", "text", "")),
+                           "the game is a draw"),
     "create": Primitive(create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1)), "create token cards in a zone"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),

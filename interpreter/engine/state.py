@@ -139,6 +139,13 @@ class GameState:
                                 f"{len(d.options)} options")
         vm.answer(self, d.options[index])
 
+    def concede(self, player: int) -> None:
+        """`player` resigns: open to any player at any decision, never one of the options."""
+        from interpreter.engine import vm
+
+        if self.result is None:
+            vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
+
     def observation(self, player: int) -> dict:
         """What `player` may see: never the opponent's hand or any deck order."""
         from interpreter.engine.observe import observation

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 
@@ -248,8 +249,14 @@ def backend() -> str:
     return "lark-cython" if _accelerator() else "lark"
 
 
+_STRINGS = re.compile(r'("[^"\n]*"|「[^」\n]*」)')
+
+
 def normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)
+    """NFKC outside string literals (full-width digits and letters read as ASCII); a string
+    keeps its exact characters, so 「ＡＢＣ」 still names the card called ＡＢＣ."""
+    parts = _STRINGS.split(text)
+    return "".join(p if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(parts))
 
 
 def _parse(text: str, start: str):

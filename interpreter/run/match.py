@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO
 
 from interpreter.agents import Agent, make_agent
+from interpreter.agents.basic import CONCEDE, Concede
 from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
@@ -66,7 +67,12 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
             return g
         d = g.decision
         labels = LazyLabels(g)
-        choice = agents[d.player].choose(LazyObservation(g, d.player), labels)
+        try:
+            choice = agents[d.player].choose(LazyObservation(g, d.player), labels)
+        except Concede:
+            writer.line({"d": f"P{d.player + 1}", "q": d.prompt, "concede": True})
+            g.concede(d.player)
+            continue
         writer.line({"d": f"P{d.player + 1}", "q": d.prompt, "i": choice, "o": labels[choice]})
         vm.answer(g, d.options[choice])
 
@@ -102,7 +108,8 @@ def replay(path: str | Path) -> tuple[bool, str]:
         return False, "the log is empty"
     try:
         header = json.loads(lines[0])
-        script = [json.loads(x)["i"] for x in lines[1:] if '"d"' in x[:6]]
+        decisions = [json.loads(x) for x in lines[1:] if '"d"' in x[:6]]
+        script = [CONCEDE if d.get("concede") else d["i"] for d in decisions]
         setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
     except (json.JSONDecodeError, KeyError, TypeError) as e:
         return False, f"{path} is not a tcg log (line 1 must be its header): {e}"

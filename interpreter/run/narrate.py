@@ -16,6 +16,8 @@ class Narrator:
 
     def line(self, r: dict) -> str | None:
         e = r.get("e")
+        if "d" in r and r.get("concede"):
+            return f"  {r['d']} concedes"
         if "d" in r:
             question = f" ({r['q']})" if r.get("q") and not r["q"].endswith(": act") else ""
             if self.viewer is not None and r["d"] != f"P{self.viewer + 1}":
