@@ -216,7 +216,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=1000,
                     help="matches per implementation (default 1000: about a minute in all)")
-    ap.add_argument("--rounds", type=int, default=20, help="passes over the card texts")
+    ap.add_argument("--rounds", type=int, default=200, help="passes over the card texts")
     ap.add_argument("--profile", action="store_true",
                     help="also profile the interpreter on vanilla matches (top 15 by tottime)")
     args = ap.parse_args()

@@ -36,16 +36,27 @@ def _span_of(c) -> A.Span | None:
     return span
 
 
+def _token_classes() -> tuple[type, ...]:
+    try:
+        import lark_cython
+    except ImportError:
+        return (Token,)
+    return (Token, lark_cython.Token)
+
+
+_TOKENS = _token_classes()
+
+
 def _positioned(method):
     """Run inside the parser (no tree): the node's span is that of its first token or child;
     keyword and punctuation tokens are dropped, value tokens become plain strings.
-    Tokens are duck-typed so that lark-cython's tokens work too."""
+    Both Lark's and lark-cython's tokens are recognised."""
 
     def callback(self, children):
         span = None
         kept = []
         for c in children:
-            if hasattr(c, "type") and hasattr(c, "value"):  # a token
+            if isinstance(c, _TOKENS):
                 if span is None:
                     span = A.Span(c.line, c.column)
                 if c.type in _VALUE_TOKENS:
