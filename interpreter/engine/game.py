@@ -76,6 +76,17 @@ class Game:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)
         return _Readers(readers)
 
+    def score(self, g: GameState, player: int) -> float:
+        """The ruleset's heuristic for `player` (higher is better); by default, how many more
+        cards `player` has than the opponent where abilities work (board presence)."""
+        if g.result is not None:
+            return 0.0 if g.result.winner is None else (1e6 if g.result.winner == player else -1e6)
+        env = self.player_envs[player]
+        if self.ruleset.heuristic is not None:
+            return float(self.ruleset.heuristic(g, dict(env)) or 0)
+        mine = sum(1 for c in g.live_cards() if g.owner[c] == player)
+        return float(2 * mine - len(g.live_cards()))
+
     # ---------- modifiers ----------
     def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
         for op, amount, _stamp in sorted(mods, key=lambda m: (self._op_rank.get(m[0], 9), m[2])):
@@ -119,6 +130,7 @@ class Game:
         g.owner.append(owner)
         g.controller.append(owner)
         g.stamp.append(0)
+        g.home.append(zone.name)
         return cid
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,

@@ -138,6 +138,7 @@ class Ruleset:
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
     state_rules: tuple[StateRule, ...] = ()
+    heuristic: ExprFn | None = None  # how good the state looks for `you` (search agents)
     deck_rules: tuple = ()  # (rule mapping, condition on a card's printed properties)
     turn_limit: int = 200
     deck: dict = field(default_factory=dict)

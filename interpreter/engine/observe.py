@@ -25,6 +25,26 @@ def visible(g: GameState, cid: int, viewer: int | None) -> bool:
     return vis == "public" and g.face[cid]
 
 
+def determinize(g: GameState, player: int, rng) -> GameState:
+    """A copy of the state in which every card `player` cannot see has been dealt again at
+    random among the hidden places of its owner (within the pool it started in: a main-deck
+    card never swaps with an extra-deck card): one world consistent with what `player`
+    knows. Search agents sample these instead of reading the real hidden cards."""
+    world = g.clone()
+    world.log = None
+    pools: dict[tuple[int, str], list[int]] = {}
+    for cid in range(len(world.defs)):
+        if not visible(world, cid, player):
+            pools.setdefault((world.owner[cid], world.home[cid]), []).append(cid)
+    for hidden in pools.values():
+        identities = [world.defs[c] for c in hidden]
+        rng.shuffle(identities)
+        for cid, d in zip(hidden, identities, strict=True):
+            world.defs[cid] = d
+    world.version += 1
+    return world
+
+
 def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     if not visible(g, cid, viewer):
         return {"hidden": True}

@@ -69,7 +69,7 @@ class GameState:
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
-        "decisions", "known", "memo", "memo_version", "atomic", "host", "_statics",
+        "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -105,6 +105,7 @@ class GameState:
         self.memo_version = -1
         self.atomic = 0  # depth of `simultaneously` blocks: win/loss checks wait
         self.host: dict[int, int] = {}  # attached card -> the card it is attached to
+        self.home: list[str] = []  # the zone each card started in (its pool: deck, extra...)
         self._statics: tuple[int, dict] | None = None
 
     # ---------- the public API (OpenSpiel-shaped) ----------
@@ -138,6 +139,12 @@ class GameState:
             raise IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
                                 f"{len(d.options)} options")
         vm.answer(self, d.options[index])
+
+    def determinize(self, player: int, rng) -> GameState:
+        """A copy with the cards `player` cannot see dealt again at random (for search)."""
+        from interpreter.engine.observe import determinize
+
+        return determinize(self, player, rng)
 
     def concede(self, player: int) -> None:
         """`player` resigns: open to any player at any decision, never one of the options."""
@@ -182,6 +189,7 @@ class GameState:
         g.memo, g.memo_version = {}, -1
         g.atomic = self.atomic
         g.host = dict(self.host)
+        g.home = list(self.home)
         g._statics = self._statics
         return g
 

@@ -1,0 +1,60 @@
+"""Hidden information: what search agents may sample, and that it never changes what they see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import interpreter
+from interpreter.engine.observe import observation, visible
+from interpreter.load import files
+
+
+def midgame(ruleset: str, seed: int = 3, steps: int = 40):
+    game = interpreter.load_game(ruleset)
+    s = game.new_state(interpreter.default_decks(game), seed, log=False)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_over:
+            break
+        s.apply(rng.randrange(len(s.legal_actions())))
+    return s
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_a_determinized_world_looks_the_same_to_its_player(ruleset: str):
+    s = midgame(ruleset)
+    p = s.current_player
+    world = s.determinize(p, random.Random(1))
+    assert observation(world, p) == observation(s, p)
+    assert [world.home[c] for c in range(len(s.defs))] == s.home
+    hidden = [c for c in range(len(s.defs)) if not visible(s, c, p)]
+    assert hidden and any(world.defs[c] is not s.defs[c] for c in hidden)
+    for c in range(len(s.defs)):
+        if visible(s, c, p):
+            assert world.defs[c] is s.defs[c]
+    # the real state is untouched, and the world plays on
+    assert observation(s, p) == observation(midgame(ruleset), p)
+    while not world.is_over:
+        world.apply(0)
+
+
+def test_cards_are_dealt_again_only_within_their_pool():
+    s = midgame("ucb")
+    p = s.current_player
+    for seed in range(5):
+        world = s.determinize(p, random.Random(seed))
+        for c in range(len(s.defs)):
+            if s.home[c] == "extra":
+                assert world.defs[c].props.get("base"), "a main-deck card went to the extra deck"
+
+
+def test_heuristic_is_data_and_a_finished_game_scores_its_result():
+    game = interpreter.load_game("ucb")
+    s = game.new_state(interpreter.default_decks(game), 1, log=False)
+    assert game.score(s, 0) == game.score(s, 1) == 0  # a symmetric start
+    while not s.is_over:
+        s.apply(0)
+    w = s.result.winner
+    assert game.score(s, w) > 0 > game.score(s, 1 - w)
