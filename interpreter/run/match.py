@@ -10,11 +10,11 @@ from typing import IO
 
 from interpreter.agents import Agent, make_agent
 from interpreter.agents.basic import CONCEDE, Concede
+from interpreter.agents.protocol import decide
 from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
 from interpreter.engine.game import Game
-from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.engine.state import GameState
 from interpreter.load import files
 from interpreter.run.loading import load_game
@@ -66,9 +66,8 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
         if g.result is not None:
             return g
         d = g.decision
-        labels = LazyLabels(g)
         try:
-            choice = agents[d.player].choose(LazyObservation(g, d.player), labels)
+            choice, labels = decide(agents[d.player], g, d.player)
         except Concede:
             writer.line({"d": f"P{d.player + 1}", "q": d.prompt, "concede": True})
             g.concede(d.player)

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.agents.basic import ScriptedAgent, ScriptError
+from interpreter.agents.protocol import decide
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
 from interpreter.engine.game import Game
-from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.engine.state import Frame, GameState, ZoneRef
 from interpreter.engine.turn import PhaseStart
 from interpreter.load.yamlpos import Doc, load_yaml
@@ -131,8 +131,7 @@ def _play_script(g: GameState, decisions: list) -> None:
                 raise ScriptError(f"expected a decision by P{want + 1}, but P{d.player + 1} "
                                   f"is asked: {d.prompt}")
             agent.script[0] = step.get("choose", 0)
-        labels = LazyLabels(g)
-        i = agent.choose(LazyObservation(g, d.player), labels)
+        i, _labels = decide(agent, g, d.player)
         vm.answer(g, d.options[i])
     if agent.script:
         raise ScriptError(f"the game ended with {len(agent.script)} decisions left "

@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
-from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.run.stats import outcome_of, summarize
 
 BACKENDS = ("local", "ray")
@@ -134,8 +134,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
             if starter is None and state.turn == 1:
                 starter = state.turn_player
             d = state.decision
-            labels = LazyLabels(state)
-            state.apply(seated[d.player].choose(LazyObservation(state, d.player), labels))
+            state.apply(decide(seated[d.player], state, d.player)[0])
         r = state.result
         if starter is None and state.turn >= 1:
             starter = 0  # ended before anyone decided in turn 1: P1 takes the first turn
