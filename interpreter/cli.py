@@ -45,7 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a match from rule files")
-    play.add_argument("ruleset", help="a bundled id (e.g. ucb) or a ruleset file")
+    play.add_argument("ruleset", nargs="?", help="a bundled id (e.g. ucb) or a ruleset file")
+    play.add_argument("--resume", metavar="LOG",
+                      help="continue an interrupted match from its log (rewritten in full)")
     play.add_argument("--deck", action="append", default=[], help="deck file (give one per player)")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", default="random,random", help="e.g. random,random or human,random")
@@ -89,15 +91,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from interpreter.diagnostics import TcgError
     from interpreter.run.loading import load_game
-    from interpreter.run.match import MatchSetup, play
+    from interpreter.run.match import MatchSetup, play, read_log, resume
     from interpreter.run.narrate import Narrator
 
-    agents = args.agents.split(",")
-    setup = MatchSetup(args.ruleset, args.deck, args.seed, agents)
+    if args.resume:
+        setup = read_log(args.resume)[1]
+    elif args.ruleset is None:
+        raise TcgError("give a ruleset (e.g. tcg play ucb) or --resume LOG")
+    else:
+        setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","))
+    agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = agents.index("human") if "human" in agents else None
-    narrator = Narrator(load_game(args.ruleset), viewer)
+    narrator = Narrator(load_game(setup.ruleset), viewer)
 
     def show(record: dict) -> None:
         if not args.quiet:
@@ -112,7 +120,8 @@ def _play(args: argparse.Namespace) -> int:
         return opened[0]
 
     try:
-        g = play(setup, open_log if args.log else None, show)
+        g = resume(args.resume, show) if args.resume else \
+            play(setup, open_log if args.log else None, show)
     finally:
         for f in opened:
             f.close()

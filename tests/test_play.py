@@ -63,3 +63,28 @@ def test_a_human_may_concede_and_the_log_replays(tmp_path: Path):
     assert r.stdout.strip().splitlines()[-1].startswith("result: P1 wins — P2 concedes")
     again = tcg("replay", str(log))
     assert again.returncode == 0 and "identical" in again.stdout, again.stdout
+
+
+def test_an_interrupted_match_resumes_to_the_identical_log(tmp_path: Path):
+    full = tmp_path / "full.jsonl"
+    assert tcg("play", "ucb", "--seed", "9", "--log", str(full), "--quiet").returncode == 0
+    data = full.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: len(data) // 2])  # killed mid-line, even mid-character
+    r = tcg("replay", str(cut))
+    assert r.returncode == 1 and "stops after line" in r.stdout
+    r = tcg("play", "--resume", str(cut), "--quiet")
+    assert r.returncode == 0 and r.stdout.startswith("result:")
+    assert cut.read_bytes() == data
+
+
+def test_a_human_match_resumes_with_the_logged_answers(tmp_path: Path):
+    full = tmp_path / "h.jsonl"
+    answers = "0\n" * 3000
+    tcg("play", "ucb", "--agents", "human,random", "--seed", "3", "--log", str(full), "--quiet",
+        stdin=answers)
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:300]), encoding="utf-8")
+    tcg("play", "--resume", str(cut), "--quiet", stdin=answers)
+    assert cut.read_text(encoding="utf-8") == "".join(lines)

@@ -97,21 +97,64 @@ class _Writer:
         self.done = len(log)
 
 
-def replay(path: str | Path) -> tuple[bool, str]:
-    """Re-run a log with its recorded decisions; (identical?, explanation)."""
+def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
+    """A log's lines, the match it records, and its decisions (indexes, or CONCEDE)."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+        raw = Path(path).read_bytes()
+        if not raw.endswith(b"\n"):  # a run killed mid-write: drop its unfinished line
+            raw = raw[: raw.rfind(b"\n") + 1]
+        lines = raw.decode("utf-8").splitlines(keepends=True)
     except (OSError, UnicodeDecodeError) as e:
         raise TcgError(f"cannot read {path}: {e}") from None
-    if not lines:
-        return False, "the log is empty"
     try:
         header = json.loads(lines[0])
         decisions = [json.loads(x) for x in lines[1:] if '"d"' in x[:6]]
         script = [CONCEDE if d.get("concede") else d["i"] for d in decisions]
         setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
-    except (json.JSONDecodeError, KeyError, TypeError) as e:
-        return False, f"{path} is not a tcg log (line 1 must be its header): {e}"
+    except (IndexError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise TcgError(f"{path} is not a tcg log (line 1 must be its header): {e}") from None
+    return lines, setup, script
+
+
+class _Resuming:
+    """Answers with the logged decisions first, still asking the real agent so that its own
+    random stream advances exactly as in the original run; then plays live."""
+
+    def __init__(self, agent: Agent, script: list, human: bool) -> None:
+        self.agent, self.script, self.human = agent, script, human
+
+    def choose_in(self, g: GameState, player: int, labels) -> int:
+        if not self.script:
+            return decide(self.agent, g, player)[0]
+        step = self.script.pop(0)
+        if not self.human:
+            decide(self.agent, g, player)
+        if step == CONCEDE:
+            raise Concede
+        return step
+
+
+def resume(path: str | Path, on_event: Callable[[dict], None] | None = None) -> GameState:
+    """Continue an interrupted match from its log; the log is rewritten as one whole run,
+    identical to what an uninterrupted run would have written."""
+    _lines, setup, script = read_log(path)
+    shared: list = list(script)
+    agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), shared, a == "human")
+              for i, a in enumerate(setup.agents)]
+    for a in agents:
+        a.script = shared  # one queue: the log interleaves both players' decisions
+    with open(path, "w", encoding="utf-8") as out:
+        return play(setup, out, on_event, agents=agents)
+
+
+def replay(path: str | Path) -> tuple[bool, str]:
+    """Re-run a log with its recorded decisions; (identical?, explanation)."""
+    try:
+        lines, setup, script = read_log(path)
+    except TcgError as e:
+        if not Path(path).is_file():
+            raise
+        return False, str(e)
     import io
 
     from interpreter.agents.basic import ScriptedAgent, ScriptError
@@ -119,7 +162,7 @@ def replay(path: str | Path) -> tuple[bool, str]:
     buf = io.StringIO()
     shared = ScriptedAgent(script)
     try:
-        play(setup, buf, agents=[shared] * len(header["agents"]))
+        play(setup, buf, agents=[shared] * len(setup.agents))
     except ScriptError:
         again = buf.getvalue().splitlines(keepends=True)
         if lines == again[: len(lines)]:

@@ -1,0 +1,96 @@
+"""greedy: one-ply lookahead on the ruleset's heuristic, in worlds sampled from what it may see.
+
+Search agents answer through the `choose_in(state, player, labels)` hook. They get the real
+state, but read it only through `state.determinize(player, rng)`, `state.legal_actions()`
+(the pending decision is their own) and `state.observation(player)`; every simulation runs
+on a determinized copy (a `Dealer` world), never on the state itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from interpreter.diagnostics import TcgError
+from interpreter.engine.observe import visible
+from interpreter.engine.state import GameState
+
+SETTLE_STEPS = 200  # at most this many opponent decisions before a greedy option is scored
+
+
+class Dealer:
+    """Worlds consistent with what `player` sees of `state`, dealt from the agent's rng.
+
+    `state.determinize` deals the unseen cards from a list in the real state's order, so
+    with one rng two states that differ only in hidden cards would give different worlds.
+    The dealer determinizes once, then deals every world again from a canonical order (the
+    unseen cards of each pool sorted by card id): a world depends on the observation and the
+    rng alone. Each world also gets a fresh RNG of its own: the state's RNG would tell the
+    outcome of future shuffles and coin tosses, which no player knows.
+    """
+
+    def __init__(self, state: GameState, player: int) -> None:
+        base = state.determinize(player, random.Random(0))
+        pools: dict[tuple[int, str], list[int]] = {}
+        for cid in range(len(base.defs)):
+            if not visible(base, cid, player):
+                pools.setdefault((base.owner[cid], base.home[cid]), []).append(cid)
+        self.base = base
+        self.pools = [(cids, sorted((base.defs[c] for c in cids), key=lambda d: (d.id, d.name)))
+                      for cids in pools.values()]
+
+    def world(self, rng: random.Random) -> GameState:
+        w = self.base.clone()
+        defs = w.defs
+        for cids, identities in self.pools:
+            dealt = list(identities)
+            rng.shuffle(dealt)
+            for cid, d in zip(cids, dealt, strict=True):
+                defs[cid] = d
+        w.rng = random.Random(rng.getrandbits(64))
+        w.version += 1  # derived values (statics, memo) were computed for other cards
+        return w
+
+
+def settle(world: GameState, player: int, steps: int = SETTLE_STEPS) -> None:
+    """Let the other players answer with their first option until `player` is asked again."""
+    for _ in range(steps):
+        d = world.decision
+        if d is None or d.player == player:
+            return
+        world.apply(0)
+
+
+class GreedyAgent:
+    """Tries every option in `worlds` sampled worlds (the same worlds for every option), lets
+    the opponent answer with its first option until this player is asked again, and picks
+    the option with the best total `game.score` (ties: the lowest index)."""
+
+    def __init__(self, seed: int, worlds: int = 1) -> None:
+        if worlds < 1:
+            raise TcgError(f"greedy needs at least one world, got {worlds}")
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+
+    def choose(self, observation: dict, options: list[str]) -> int:
+        raise TcgError("greedy searches sampled worlds: the runner must call choose_in(state, "
+                       "player, labels)")
+
+    def choose_in(self, state: GameState, player: int, labels: Sequence[str]) -> int:
+        n = len(labels)
+        if n == 1:
+            return 0
+        dealer = Dealer(state, player)
+        worlds = [dealer.world(self.rng) for _ in range(self.worlds)]
+        score = state.game.score
+        best, best_index = float("-inf"), 0
+        for i in range(n):
+            total = 0.0
+            for w in worlds:
+                w = w.clone()
+                w.apply(i)
+                settle(w, player)
+                total += score(w, player)
+            if total > best:
+                best, best_index = total, i
+        return best_index

@@ -1,0 +1,130 @@
+"""mcts: information-set Monte Carlo tree search, in its simple determinized form.
+
+Every iteration deals one world consistent with what the agent sees (greedy.Dealer), walks
+one shared tree with UCT, the decisions of both players keyed by (deciding player, option
+index), adds one node, plays random moves to a cap and backs the value up. A child can be
+missing from a world (the opponent holds other cards there), so UCT counts, for each child,
+the visits to its parent in which it was available (ISMCTS "availability"). The answer is
+the root child visited most, over all worlds (ties: the lowest index).
+
+Values are for the agent's player in [0, 1]: a win 1, a draw 1/2, a loss 0; a rollout that
+reaches its cap is worth sigmoid(game.score / scale).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from interpreter.agents.greedy import Dealer
+from interpreter.diagnostics import TcgError
+from interpreter.engine.state import GameState
+
+ITERATIONS = 200
+
+
+class Node:
+    __slots__ = ("player", "children", "visits", "total", "avail")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # who chose the option leading here (values are for them)
+        self.children: dict[tuple[int, int], Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+class MCTSAgent:
+    """`iterations` worlds per decision (or as many as `time_limit` seconds allow, when set);
+    rollouts stop after `rollout_turns` turn changes or `rollout_steps` decisions."""
+
+    def __init__(self, seed: int, iterations: int | None = ITERATIONS, time_limit: float | None = None,
+                 exploration: float = 0.7, rollout_turns: int = 2, rollout_steps: int = 60,
+                 scale: float = 8.0) -> None:
+        if iterations is None and time_limit is None:
+            raise TcgError("mcts needs a number of iterations or a time limit")
+        if iterations is not None and iterations < 1:
+            raise TcgError(f"mcts needs at least one iteration, got {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise TcgError(f"mcts needs a positive time limit, got {time_limit}")
+        self.rng = random.Random(seed)
+        self.iterations, self.time_limit = iterations, time_limit
+        self.c = exploration
+        self.rollout_turns, self.rollout_steps, self.scale = rollout_turns, rollout_steps, scale
+        self.last_iterations = 0
+
+    def choose(self, observation: dict, options: list[str]) -> int:
+        raise TcgError("mcts searches sampled worlds: the runner must call choose_in(state, "
+                       "player, labels)")
+
+    def choose_in(self, state: GameState, player: int, labels: Sequence[str]) -> int:
+        n = len(labels)
+        if n == 1:
+            return 0
+        dealer = Dealer(state, player)
+        root = Node(-1)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while (self.iterations is None or done < self.iterations) and \
+                (deadline is None or done == 0 or time.perf_counter() < deadline):
+            self._iterate(root, dealer.world(self.rng), player)
+            done += 1
+        self.last_iterations = done
+        best, best_index = -1, 0
+        for i in range(n):
+            child = root.children.get((player, i))
+            if child is not None and child.visits > best:
+                best, best_index = child.visits, i
+        return best_index
+
+    def _iterate(self, root: Node, world: GameState, player: int) -> None:
+        rng, c = self.rng, self.c
+        node, path = root, [root]
+        root.visits += 1
+        while world.decision is not None:
+            p = world.decision.player
+            n = len(world.decision.options)
+            children = node.children
+            untried = []
+            for i in range(n):
+                child = children.get((p, i))
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                node = children[(p, i)] = Node(p)
+                node.avail = 1
+                world.apply(i)
+                path.append(node)
+                break
+            best, i = -1.0, 0
+            for j in range(n):
+                ch = children[(p, j)]
+                u = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best:
+                    best, i = u, j
+            node = children[(p, i)]
+            world.apply(i)
+            path.append(node)
+        value = self._rollout(world, player)
+        for node in path[1:]:
+            node.visits += 1
+            node.total += value if node.player == player else 1.0 - value
+            # two players: what is good for one is bad for the other
+
+    def _rollout(self, world: GameState, player: int) -> float:
+        rng = self.rng
+        turn, steps = world.turn, 0
+        while world.decision is not None and steps < self.rollout_steps \
+                and world.turn - turn < self.rollout_turns:
+            world.apply(rng.randrange(len(world.decision.options)))
+            steps += 1
+        r = world.result
+        if r is not None:
+            return 0.5 if r.winner is None else float(r.winner == player)
+        x = world.game.score(world, player) / self.scale
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
