@@ -5,13 +5,15 @@ without abilities (no spells, no extra deck), and its random player chooses unif
 the same options the interpreter offers at each decision:
 
 - mulligan (second player, once): yes / no;
-- main phase: each playable card in hand, or pass (no decision when nothing is playable);
+- main phase: each kind of playable card in hand (copies are one option), or pass (no
+  decision when nothing is playable);
 - paying a cost, one mana card at a time: each kind of usable mana card (face-up tokens are
   interchangeable, and so are copies of one card); no decision when only one kind is left
   or when every remaining card must be paid;
-- battle phase (only with a character): each untapped, non-reversed character, or pass;
+- battle phase (only with a character): each kind of untapped, non-reversed character
+  (same name and same states), or pass;
 - blocking: each kind of non-reversed character (same name and tapped state), or no block;
-- mana phase (at most 2 cards): each card in hand, or pass.
+- mana phase (at most 2 cards): each kind of card in hand, or pass.
 
 Cards are shared objects (one per name), so copies compare equal and `distinct` can merge
 them by identity. The top of a deck is the end of its list.
@@ -158,7 +160,7 @@ class Match:
             options = self.playable(me)
             if not options:
                 return
-            card = self.choose(options + [PASS])
+            card = self.choose(distinct(options) + [PASS])
             if card == PASS:
                 return
             self.pay(me, card.cost)
@@ -196,7 +198,7 @@ class Match:
             attackers = [u for u in me.battle if not u.tapped and not u.reversed]
             if not attackers:
                 return
-            unit = self.choose(attackers + [PASS])
+            unit = self.choose(distinct(attackers, lambda u: (u.card, u.fresh)) + [PASS])
             if unit == PASS:
                 return
             self.attack(unit, foe)
@@ -221,7 +223,7 @@ class Match:
         for _ in range(CHARGES):
             if not me.hand:
                 return
-            card = self.choose(me.hand + [PASS])
+            card = self.choose(distinct(me.hand) + [PASS])
             if card == PASS:
                 return
             me.hand.remove(card)

@@ -84,14 +84,48 @@ class HumanAgent:
             print(f"type a number from 0 to {len(options) - 1}, or 'concede'", file=sys.stderr)
 
 
-AGENTS = ("random", "first", "human")
+AGENTS = ("random", "first", "human", "greedy", "greedy:WORLDS", "mcts", "mcts:ITERATIONS",
+          "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    if name == "random":
+    """An agent by name; search agents take parameters after colons (`mcts:400`, `mcts:2s`)."""
+    kind, _, params = name.partition(":")
+    if kind in ("random", "first", "human") and params:
+        raise TcgError(f"agent {kind!r} takes no parameters, got {name!r}")
+    if kind == "random":
         return RandomAgent(seed)
-    if name == "first":
+    if kind == "first":
         return FirstAgent()
-    if name == "human":
+    if kind == "human":
         return HumanAgent()
+    if kind == "greedy":
+        from interpreter.agents.greedy import GreedyAgent
+
+        parts = params.split(":") if params else []
+        if len(parts) > 1 or not all(_count(p) for p in parts):
+            raise TcgError(f"bad agent {name!r}: write greedy or greedy:WORLDS (a whole number >= 1)")
+        return GreedyAgent(seed, worlds=int(parts[0]) if parts else 1)
+    if kind == "mcts":
+        from interpreter.agents.mcts import ITERATIONS, MCTSAgent
+
+        parts = params.split(":") if params else []
+        counts = [int(p) for p in parts if _count(p)]
+        seconds = [float(p[:-1]) for p in parts if p.endswith("s") and _seconds(p[:-1])]
+        if len(counts) + len(seconds) != len(parts) or len(counts) > 1 or len(seconds) > 1:
+            raise TcgError(f"bad agent {name!r}: write mcts, mcts:ITERATIONS, mcts:SECONDSs or "
+                           "mcts:ITERATIONS:SECONDSs (e.g. mcts:400, mcts:0.5s)")
+        iterations = counts[0] if counts else (None if seconds else ITERATIONS)
+        return MCTSAgent(seed, iterations=iterations, time_limit=seconds[0] if seconds else None)
     raise TcgError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")
+
+
+def _count(text: str) -> bool:
+    return text.isascii() and text.isdigit() and int(text) >= 1
+
+
+def _seconds(text: str) -> bool:
+    try:
+        return 0 < float(text) < float("inf")
+    except ValueError:
+        return False

@@ -21,6 +21,21 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
         if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
             continue
         out.extend(_candidates(g, adef, player))
+    return _distinct(g, out, player)
+
+
+def _distinct(g: GameState, options: list[tuple], player: int) -> tuple:
+    """The same action with interchangeable cards is one option (as with choices)."""
+    if len(options) < 2:
+        return tuple(options)
+    key = vm.card_classes(g, player)
+    seen: set = set()
+    out = []
+    for name, card, idx in options:
+        k = (name, None if card is None else key(card), idx)
+        if k not in seen:
+            seen.add(k)
+            out.append((name, card, idx))
     return tuple(out)
 
 

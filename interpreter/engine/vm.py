@@ -7,6 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
@@ -79,20 +80,32 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
-    from interpreter.engine.observe import visible
-
+    key = card_classes(g, player)
     seen: set = set()
     out = []
-    marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} if g.mods or g.counters else ()
     for c in cards:
-        if c in marked or not visible(g, c, player):
-            key: Any = c
-        else:
-            key = (g.defs[c].id, g.zone_of[c], g.face[c], g.flags[c], g.owner[c])
-        if key not in seen:
-            seen.add(key)
+        k = key(c)
+        if k not in seen:
+            seen.add(k)
             out.append(c)
     return tuple(out)
+
+
+def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
+    """A key under which interchangeable cards (as `player` sees them) are equal."""
+    from interpreter.engine.observe import visible
+
+    marked: set = set()
+    if g.mods or g.counters or g.host:
+        marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
+            | set(g.host.values())
+
+    def key(c: int) -> Any:
+        if c in marked or not visible(g, c, player):
+            return c
+        return (g.defs[c].id, g.zone_of[c], g.face[c], g.flags[c], g.owner[c])
+
+    return key
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
