@@ -48,18 +48,18 @@ class ScriptedAgent:
     def choose(self, observation: dict, options: list[str]) -> int:
         if not self.script:
             if self.fallback is None:
-                raise ScriptError(f"script ran out; options were: {options}")
+                raise ScriptError(f"script ran out; options were: {list(options)}")
             return self.fallback.choose(observation, options)
         step = self.script.pop(0)
         if step == CONCEDE:
             raise Concede
         if isinstance(step, int):
             if not 0 <= step < len(options):
-                raise ScriptError(f"option {step} does not exist; options were: {options}")
+                raise ScriptError(f"option {step} does not exist; options were: {list(options)}")
             return step
         matches = [i for i, o in enumerate(options) if str(step) in o]
         if not matches:
-            raise ScriptError(f"no option matches {step!r}; options were: {options}")
+            raise ScriptError(f"no option matches {step!r}; options were: {list(options)}")
         return matches[0]
 
 

@@ -18,6 +18,29 @@ from interpreter.engine.state import GameState
 SETTLE_STEPS = 200  # at most this many opponent decisions before a greedy option is scored
 
 
+def fork(g: GameState) -> GameState:
+    """g.clone(), owning its frames' variables too: Frame.copy copies each frame's variables
+    one level deep, so a list in them (OrderTriggers keeps its groups of triggered abilities
+    in one) would be shared, and answering in the copy would change the original."""
+    w = g.clone()
+    for f in w.frames:
+        env = f.env
+        for k, v in env.items():
+            if isinstance(v, (list, dict, set)):
+                env[k] = _owned(v)
+    return w
+
+
+def _owned(v):
+    if isinstance(v, list):
+        return [_owned(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _owned(x) for k, x in v.items()}
+    if isinstance(v, set):
+        return set(v)
+    return v
+
+
 class Dealer:
     """Worlds consistent with what `player` sees of `state`, dealt from the agent's rng.
 
@@ -30,7 +53,7 @@ class Dealer:
     """
 
     def __init__(self, state: GameState, player: int) -> None:
-        base = state.determinize(player, random.Random(0))
+        base = fork(state.determinize(player, random.Random(0)))
         pools: dict[tuple[int, str], list[int]] = {}
         for cid in range(len(base.defs)):
             if not visible(base, cid, player):
@@ -40,7 +63,7 @@ class Dealer:
                       for cids in pools.values()]
 
     def world(self, rng: random.Random) -> GameState:
-        w = self.base.clone()
+        w = fork(self.base)
         defs = w.defs
         for cids, identities in self.pools:
             dealt = list(identities)
@@ -87,7 +110,7 @@ class GreedyAgent:
         for i in range(n):
             total = 0.0
             for w in worlds:
-                w = w.clone()
+                w = fork(w)
                 w.apply(i)
                 settle(w, player)
                 total += score(w, player)

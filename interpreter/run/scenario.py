@@ -160,6 +160,18 @@ def _expectations(doc: Doc, g: GameState, expect: dict) -> list[str]:
             if got != value:
                 fails.append(f"{who} {name}: expected {value}, got {got}")
     fails += _log_expect(g, expect.get("log") or (), expect.get("not_log") or ())
+    if "options" in expect:
+        fails += _options_expect(g, expect["options"])
+    return fails
+
+
+def _options_expect(g: GameState, want: dict) -> list[str]:
+    """What the pending decision offers (labels, by substring)."""
+    labels = [a.label for a in g.legal_actions()]
+    fails = [f"options: expected one containing {x!r}, got {labels}"
+             for x in want.get("include") or () if not any(x in lab for lab in labels)]
+    fails += [f"options: expected none containing {x!r}, got {labels}"
+              for x in want.get("exclude") or () if any(x in lab for lab in labels)]
     return fails
 
 
