@@ -99,3 +99,20 @@ def test_replay_of_a_missing_or_foreign_file(tmp_path: Path):
     foreign.write_text('{"hello": 1}\n', encoding="utf-8")
     r = replay(foreign)
     assert r.returncode == 1 and "not a tcg log" in r.stdout
+
+
+def test_a_named_filter_candidate_is_visible_inside_nested_filters(ucb_decks):
+    from collections import Counter
+
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.lang.parser import parse_expr
+
+    text = "hand(you) as c where count(hand(you) where name == c.name) > 1"
+    assert EffectChecker(NAMES, set()).expr(parse_expr(text)) == []
+    fn = ExprCompiler(NAMES).compile(parse_expr(text))
+    g = GAME.new_state(ucb_decks, 2, log=False)
+    hand = g.zones[ZoneRef("hand", 0)]
+    names = Counter(g.defs[c].name for c in hand)
+    assert fn(g, vm.effect_env(g, None, 0)) == tuple(c for c in hand if names[g.defs[c].name] > 1)
+    # outside its condition the name is unknown again
+    assert problems("let x = hand(you) as c where c.cost > 1; draw(you, c.cost)") == ["UNKNOWN-NAME"]

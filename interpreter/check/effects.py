@@ -254,7 +254,15 @@ class EffectChecker:
         t = self._expr(e.source, in_filter)
         if not _fits(t, {"cards"}):
             self._add(e.source.span, "TYPE", f"'where' filters cards or a zone, not {_a(t)}")
+        outer = self.scope.get(e.name, ...) if e.name else ...
+        if e.name:
+            self.scope[e.name] = "cards"
         t = self._expr(e.cond, True)
+        if e.name:  # the name is the candidate only inside its condition
+            if outer is ...:
+                del self.scope[e.name]
+            else:
+                self.scope[e.name] = outer
         if not _fits(t, {"bool"}):
             self._add(e.cond.span, "TYPE", f"a 'where' condition must be true or false, got {_a(t)}")
         return "cards"

@@ -172,7 +172,8 @@ class ExprCompiler:
         gen = _Generator(self, local_names=frozenset({"card"}))
         source = gen.cards(cards, False, False)
         conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
-        return gen.function(f"tuple([card for card in {source} if {conds}])")
+        card = gen.locals["card"]
+        return gen.function(f"tuple([{card} for {card} in {source} if {conds}])")
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
         """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
@@ -196,7 +197,8 @@ class ExprCompiler:
         if isinstance(node, A.Binary):
             return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
         if isinstance(node, A.Filter):
-            return self.reads(node.source, in_filter) | (self.reads(node.cond, True) - {"it"})
+            return self.reads(node.source, in_filter) | (self.reads(node.cond, True)
+                                                          - {"it", node.name})
         if isinstance(node, A.Call):
             args = node.args[:1] if node.name == "total" else node.args
             return set().union(*(self.reads(a.value, in_filter) for a in args))
@@ -218,7 +220,8 @@ class _Generator:
 
     def __init__(self, owner: ExprCompiler, local_names: frozenset[str] = frozenset()) -> None:
         self.owner, self.names = owner, owner.names
-        self.local_names = local_names  # variables that are Python locals, not env entries
+        # variables that are Python locals in the generated code, not env entries
+        self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
 
@@ -276,8 +279,8 @@ class _Generator:
             return repr(name)
         if names.zones.get(name):
             return self.const(ZoneRef(name, -1))
-        if name in self.local_names:
-            return name
+        if name in self.locals:
+            return self.locals[name]
         return f"env.get({name!r})"
 
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
@@ -316,8 +319,16 @@ class _Generator:
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         source = self.cards(n.source, in_filter, local_it)
+        if n.name is None:
+            return f"tuple([it for it in {source} if {self.sub(n.cond, True, True)}])"
+        outer = self.locals.get(n.name)
+        var = self.locals[n.name] = f"_v{len(self.locals)}_{self.count}"
         cond = self.sub(n.cond, True, True)
-        return f"tuple([it for it in {source} if {cond}])"
+        if outer is None:
+            del self.locals[n.name]
+        else:
+            self.locals[n.name] = outer
+        return f"tuple([it for it in {source} for {var} in (it,) if {cond}])"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":

@@ -85,11 +85,13 @@ class Binary:
 
 @dataclass(frozen=True, slots=True)
 class Filter:
-    """`source where cond`: inside cond, `it` and bare property names refer to each candidate."""
+    """`source [as name] where cond`: inside cond, `it`, bare property names and `name` (if
+    given) refer to each candidate; `name` still does so inside filters nested in cond."""
 
     span: Span
     source: Expr
     cond: Expr
+    name: str | None = None
 
 
 Expr = Union[Num, Str, Bool, NoneLit, Name, Member, Call, Unary, Binary, Filter]  # noqa: UP007 (forward references)

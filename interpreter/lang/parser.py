@@ -160,6 +160,9 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return A.Filter(_span(meta), c[0], c[1])
 
+    def named_filter(self, meta, c):
+        return A.Filter(_span(meta), c[0], c[2], str(c[1]))
+
     def _binary(self, op, meta, c):
         return A.Binary(_span(meta), op, c[0], c[-1])
 
