@@ -42,7 +42,8 @@ class MCTSAgent:
 
     def __init__(self, seed: int, iterations: int | None = ITERATIONS, time_limit: float | None = None,
                  exploration: float = 0.7, rollout_turns: int = 2, rollout_steps: int = 60,
-                 scale: float = 8.0) -> None:
+                 scale: float = 8.0, rollout: str = "random",
+                 relative: bool = False) -> None:
         if iterations is None and time_limit is None:
             raise TcgError("mcts needs a number of iterations or a time limit")
         if iterations is not None and iterations < 1:
@@ -53,6 +54,7 @@ class MCTSAgent:
         self.iterations, self.time_limit = iterations, time_limit
         self.c = exploration
         self.rollout_turns, self.rollout_steps, self.scale = rollout_turns, rollout_steps, scale
+        self.rollout, self.relative = rollout, relative
         self.last_iterations = 0
 
     def choose(self, observation: dict, options: list[str]) -> int:
@@ -82,6 +84,7 @@ class MCTSAgent:
     def _iterate(self, root: Node, world: GameState, player: int) -> None:
         rng, c = self.rng, self.c
         node, path = root, [root]
+        base = world.game.score(world, player) if self.relative else 0.0
         root.visits += 1
         while world.decision is not None:
             p = world.decision.player
@@ -110,21 +113,21 @@ class MCTSAgent:
             node = children[(p, i)]
             world.apply(i)
             path.append(node)
-        value = self._rollout(world, player)
+        value = self._rollout(world, player, base)
         for node in path[1:]:
             node.visits += 1
             node.total += value if node.player == player else 1.0 - value
             # two players: what is good for one is bad for the other
 
-    def _rollout(self, world: GameState, player: int) -> float:
+    def _rollout(self, world: GameState, player: int, base: float) -> float:
         rng = self.rng
         turn, steps = world.turn, 0
         while world.decision is not None and steps < self.rollout_steps \
                 and world.turn - turn < self.rollout_turns:
-            world.apply(rng.randrange(len(world.decision.options)))
+            world.apply(rng.randrange(len(world.decision.options)) if self.rollout == "random" else 0)
             steps += 1
         r = world.result
         if r is not None:
             return 0.5 if r.winner is None else float(r.winner == player)
-        x = world.game.score(world, player) / self.scale
+        x = (world.game.score(world, player) - base) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))

@@ -67,6 +67,12 @@ class EffectChecker:
 
     # ---------- entry points ----------
     def ability(self, a: A.Ability) -> list[Problem]:
+        if isinstance(a, A.InZones):
+            for zone in a.zones:
+                if zone not in self.names.zones:
+                    self._add(a.span, "UNKNOWN-ZONE", f"unknown zone '{zone}'",
+                              did_you_mean(zone, self.names.zones))
+            return self.ability(a.ability)
         if isinstance(a, A.Trigger):
             self._event(a.span, a.event)
             self.scope.update(self._event_fields(a.event))

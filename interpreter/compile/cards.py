@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import did_you_mean
@@ -73,8 +75,13 @@ class CardBuilder:
         tree = self.texts.read(at, "ability")
         if tree is None:
             return None
+        if isinstance(tree, A.InZones):
+            ability = self._ability(tree.ability, get_at(self.doc.data, at))
+            return replace(ability, zones=frozenset(tree.zones))
+        return self._ability(tree, get_at(self.doc.data, at))
+
+    def _ability(self, tree, text: str) -> AbilityDef:
         c = self.rb.compiler
-        text = get_at(self.doc.data, at)
         cond = c.exprs.compile(tree.cond) if getattr(tree, "cond", None) is not None else None
         if isinstance(tree, A.Trigger):
             return AbilityDef("trigger", tree.event, cond, (), c.body(tree.body), text=text)

@@ -23,10 +23,15 @@ class Game:
         self.program = program
         self.order_code = (OrderTriggers(),)
         self.call_code = (CallFromEnv(),)
-        self.ability_zone_set = frozenset(ruleset.ability_zones)
+        self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
+        pool = [*cards.values(), *tokens.values()]
+        own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}
+        self.zoned = bool(own_zones)  # some ability says where it works (`in hand: ...`)
+        self.scan_zone_set = self.ability_zone_set | own_zones
         self.ability_refs = tuple(
             ZoneRef(z, -1) if ruleset.zones[z].shared else ZoneRef(z, p)
-            for z in ruleset.ability_zones for p in range(1 if ruleset.zones[z].shared else ruleset.players))
+            for z in sorted(self.scan_zone_set, key=list(ruleset.zones).index)
+            for p in range(1 if ruleset.zones[z].shared else ruleset.players))
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
                                   if s.disables_abilities)
@@ -84,8 +89,15 @@ class Game:
         env = self.player_envs[player]
         if self.ruleset.heuristic is not None:
             return float(self.ruleset.heuristic(g, dict(env)) or 0)
-        mine = sum(1 for c in g.live_cards() if g.owner[c] == player)
-        return float(2 * mine - len(g.live_cards()))
+        board = [c for c in g.live_cards() if g.zone_of[c].name in self.ability_zone_set]
+        mine = sum(1 for c in board if g.owner[c] == player)
+        return float(2 * mine - len(board))
+
+    def works(self, g: GameState, cid: int, ability, zone: str | None = None) -> bool:
+        """Is this ability of a card (in `zone`, default its zone now) working?"""
+        if not self.zoned:
+            return True
+        return (zone or g.zone_of[cid].name) in (ability.zones or self.ability_zone_set)
 
     # ---------- modifiers ----------
     def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
@@ -106,7 +118,7 @@ class Game:
         out: dict[tuple[int, str], list] = {}
         for cid in g.live_cards():
             for ability in g.defs[cid].abilities:
-                if ability.kind != "static":
+                if ability.kind != "static" or not self.works(g, cid, ability):
                     continue
                 env = vm.effect_env(g, cid, g.controller[cid])
                 if ability.cond is not None and not ability.cond(g, env):

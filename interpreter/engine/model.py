@@ -51,6 +51,7 @@ class AbilityDef:
     body: Code
     modifiers: tuple = ()  # static: (target_fn, prop, op, value_fn)
     text: str = ""
+    zones: frozenset[str] | None = None  # where it works (None: the ruleset's ability_zones)
 
 
 @dataclass(frozen=True)

@@ -131,11 +131,14 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     if index is None:
         return
     live = g.live_cards()
-    if lookback:
-        live = live + [c for c in lookback if c not in live]
+    before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
+    if before:
+        live = live + [c for c in before if c not in live]
     for cid in live:
         for idx in index.get(g.defs[cid].id, ()):
             ability = g.defs[cid].abilities[idx]
+            if not g.game.works(g, cid, ability, before.get(cid)):
+                continue
             controller = g.controller[cid]
             env = effect_env(g, cid, controller)
             env.update(fields)
@@ -227,7 +230,7 @@ def statics_of(g: GameState, kind: str, key: str):
         return
     for cid in g.live_cards():
         for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == kind and ability.key == key:
+            if ability.kind == kind and ability.key == key and g.game.works(g, cid, ability):
                 yield cid, idx, ability
 
 
@@ -279,7 +282,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
         return
     if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
         live = g.live_cards()
-        env["#live"] = tuple(c for pname, ptype in zip(verb.params, verb.types, strict=True)
+        env["#live"] = tuple((c, g.zone_of[c].name)
+                             for pname, ptype in zip(verb.params, verb.types, strict=True)
                              if ptype == "cards" for c in params[pname] if c in live)
     env["#replaced"] = replaced
     g.frames.append(Frame(verb.body, env, "verb"))

@@ -224,4 +224,14 @@ class Permission:
     cond: Expr | None
 
 
-Ability = Union[Trigger, Activated, Static, Replacement, Prohibition, Permission]  # noqa: UP007 (forward references)
+@dataclass(frozen=True, slots=True)
+class InZones:
+    """`in hand, soul: <ability>`: the ability works while its card is in one of these zones
+    (instead of the ruleset's ability_zones)."""
+
+    span: Span
+    zones: tuple[str, ...]
+    ability: Ability
+
+
+Ability = Union[Trigger, Activated, Static, Replacement, Prohibition, Permission, InZones]  # noqa: UP007 (forward references)

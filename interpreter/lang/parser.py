@@ -73,7 +73,12 @@ def _positioned(method):
 class _ToAst(Transformer):
     # abilities
     def ability(self, meta, c):
-        return c[0]
+        if len(c) == 2 and isinstance(c[0], tuple):  # `in zones:` before the ability
+            return A.InZones(c[1].span, c[0], c[1])
+        return c[-1]
+
+    def zones(self, meta, c):
+        return tuple(c)
 
     def trigger(self, meta, c):
         cond = c[1] if len(c) == 3 else None
