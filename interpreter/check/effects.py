@@ -108,8 +108,8 @@ class EffectChecker:
             self._stmt(s)
         return self.problems
 
-    def expr(self, e: A.Expr) -> list[Problem]:
-        self._expr(e, False)
+    def expr(self, e: A.Expr, in_filter: bool = False) -> list[Problem]:
+        self._expr(e, in_filter)
         return self.problems
 
     # ---------- statements ----------

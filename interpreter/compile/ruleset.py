@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from interpreter.compile.names import ruleset_names
@@ -53,6 +54,8 @@ class RulesetBuilder:
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
             path=self.doc.path, raw=raw,
         )
+        rs.properties = {n: replace(p, formula=self._formula(n)) if p.type == "number" else p
+                         for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
         self._check_name_clashes()
         rs.verbs = self._verbs()
@@ -88,6 +91,14 @@ class RulesetBuilder:
                            tuple((d or {}).get("values") or ()),
                            bool((d or {}).get("always_known")))
                 for n, d in (self.raw.get("properties") or {}).items()}
+
+    def _formula(self, name: str):
+        """A computed property: an expression about the card (bare names are its properties)."""
+        if not (self.raw.get("properties") or {}).get(name, {}).get("formula"):
+            return None
+        fn = self._expr(("properties", name, "formula"), set(), "card_value")
+        self.compiler.modified.add(name)  # read through the number path, not as printed
+        return fn
 
     def _states(self) -> dict[str, StateDef]:
         return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"),
@@ -132,7 +143,8 @@ class RulesetBuilder:
 
     def _expr(self, at: tuple, scope: set[str], kind: str = "cond"):
         tree = self.texts.read(at, kind, scope)
-        return None if tree is None else self.compiler.exprs.compile(tree, kind == "card_cond")
+        return None if tree is None else self.compiler.exprs.compile(
+            tree, kind in ("card_cond", "card_value"))
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}

@@ -18,6 +18,7 @@ _KINDS = {
     "expr": (parse_expr, "expr", ()),
     "cond": (parse_expr, "condition", ()),
     "card_cond": (parse_expr, "condition", (True,)),  # bare names are the card's properties
+    "card_value": (parse_expr, "expr", (True,)),  # the same, for a value
 }
 ACTION_FIELDS = ("card", "player", "ability")
 

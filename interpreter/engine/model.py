@@ -29,6 +29,7 @@ class PropDef:
     max: int | None = None
     values: tuple[str, ...] = ()
     always_known: bool = False  # readable even when a state hides the card's properties
+    formula: Any = None  # a computed number: fn(g, {"it": card}) instead of a printed value
 
 
 @dataclass(frozen=True)

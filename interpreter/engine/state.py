@@ -216,7 +216,10 @@ class GameState:
         if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
             return None
         prop = pdef.name
-        value = self.defs[cid].props.get(prop, pdef.default)
+        if pdef.formula is not None:
+            value = pdef.formula(self, {"it": cid})
+        else:
+            value = self.defs[cid].props.get(prop, pdef.default)
         if self.mods:
             mods = self._mods_for(cid, prop)
         elif self.game.has_statics:
