@@ -1,7 +1,7 @@
 """tcg-interpreter: a data-driven rules interpreter for trading card games.
 
     >>> import interpreter
-    >>> game = interpreter.load_game("ucb")                    # a bundled id or a path
+    >>> game = interpreter.load_game(ruleset)                  # a bundled id or a path
     >>> state = game.new_state(interpreter.default_decks(game), seed=1)
     >>> while not state.is_over:
     ...     actions = state.legal_actions()                    # labelled, for state.current_player

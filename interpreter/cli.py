@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a match from rule files")
-    play.add_argument("ruleset", nargs="?", help="a bundled id (e.g. ucb) or a ruleset file")
+    play.add_argument("ruleset", nargs="?", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
     play.add_argument("--resume", metavar="LOG",
                       help="continue an interrupted match from its log (rewritten in full)")
     play.add_argument("--deck", action="append", default=[], help="deck file (give one per player)")
@@ -72,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
                          description="Match i uses seed S+i; odd matches swap the seats. Exit 0 when "
                                      "every match ran, 1 when some raised errors (their seeds are "
                                      "reported) or a deck is illegal.")
-    sim.add_argument("ruleset", help="a bundled id (e.g. ucb) or a ruleset file")
+    sim.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
     sim.add_argument("--deck", action="append", default=[],
                      help="deck A then deck B (default: the ruleset's first two bundled decks)")
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
@@ -99,7 +99,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         setup = read_log(args.resume)[1]
     elif args.ruleset is None:
-        raise TcgError("give a ruleset (e.g. tcg play ucb) or --resume LOG")
+        raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
     else:
         setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","))
     agents = setup.agents

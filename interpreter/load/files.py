@@ -17,7 +17,7 @@ def bundled_ids() -> list[str]:
 
 
 def ruleset_path(spec: str) -> Path:
-    """A ruleset given by bundled id (`ucb`) or by path."""
+    """A ruleset given by bundled id (rulesets/<id>.yaml) or by path."""
     path = Path(spec)
     if path.is_file():
         return path
