@@ -98,3 +98,21 @@ def test_observation_hides_opponent_hand_and_decks(ucb, ucb_decks):
     assert all(c.get("hidden") for c in obs["zones"]["deck@P1"])
     assert not any(c.get("hidden") for c in obs["zones"]["hand@P1"])
     assert len(obs["zones"]["hand@P2"]) == len(g.zones[ZoneRef("hand", 1)])
+
+
+def test_clones_are_independent_while_triggers_are_being_ordered():
+    game = interpreter.load_game("ucb")
+    for seed in range(40):
+        g = game.new_state(interpreter.default_decks(game), seed, log=False)
+        rng = random.Random(seed)
+        while not g.is_over and g.decision.kind != "order":
+            g.apply(rng.randrange(len(g.legal_actions())))
+        if g.is_over:
+            continue
+        before = [a.label for a in g.legal_actions()]
+        copy = g.clone()
+        copy.apply(0)
+        assert [a.label for a in g.legal_actions()] == before
+        g.apply(len(before) - 1)  # the original can still be answered
+        return
+    pytest.skip("no match reached a trigger-ordering decision")

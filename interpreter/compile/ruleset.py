@@ -63,7 +63,7 @@ class RulesetBuilder:
         rs.phases = self._phases()
         rs.end_rules = self._end_rules()
         rs.state_rules = self._state_rules()
-        rs.heuristic = self._expr(("heuristic",), set(), "expr") if raw.get("heuristic") \
+        rs.heuristic = self._expr(("heuristic",), {"player"}, "expr") if raw.get("heuristic") \
             else None
         rs.deck_rules = self._deck_rules()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)

@@ -123,28 +123,31 @@ class OrderTriggers(Instr):
 
     __slots__ = ()
 
+    # The env holds tuples only: a frame's env is copied shallowly by clone().
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
         if "groups" not in env:
             batch, g.pending = g.pending, []
-            env["groups"] = [[t for t in batch if t[2] == p] for p in vm.apnap(g)]
-            env["ordered"] = []
-        groups = [grp for grp in env["groups"] if grp]
+            env["groups"] = tuple(tuple(t for t in batch if t[2] == p) for p in vm.apnap(g))
+            env["ordered"] = ()
+        groups = tuple(grp for grp in env["groups"] if grp)
         env["groups"] = groups
         if not groups:
             g.frames.pop()
-            vm.deliver(g, env["ordered"])
+            vm.deliver(g, list(env["ordered"]))
             return
         group = groups[0]
         if len(group) == 1:
-            env["ordered"].append(group.pop())
+            env["groups"] = groups[1:]
+            env["ordered"] += group
             return
-        vm.ask(g, group[0][2], "order", tuple(group), "which triggered ability resolves next")
+        vm.ask(g, group[0][2], "order", group, "which triggered ability resolves next")
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        group = f.env["groups"][0]
-        group.remove(option)
-        f.env["ordered"].append(option)
+        groups = f.env["groups"]
+        rest = tuple(t for t in groups[0] if t != option)
+        f.env["groups"] = (rest, *groups[1:])
+        f.env["ordered"] += (option,)
 
 
 class Push(Instr):

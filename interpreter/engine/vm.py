@@ -137,7 +137,9 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     for cid in live:
         for idx in index.get(g.defs[cid].id, ()):
             ability = g.defs[cid].abilities[idx]
-            if not g.game.works(g, cid, ability, before.get(cid)):
+            # it works where the card is now, or where it was just before (a card leaving play)
+            if not (g.game.works(g, cid, ability)
+                    or (cid in before and g.game.works(g, cid, ability, before[cid]))):
                 continue
             controller = g.controller[cid]
             env = effect_env(g, cid, controller)

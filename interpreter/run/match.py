@@ -111,7 +111,9 @@ def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
         decisions = [json.loads(x) for x in lines[1:] if '"d"' in x[:6]]
         script = [CONCEDE if d.get("concede") else d["i"] for d in decisions]
         setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
-    except (IndexError, json.JSONDecodeError, KeyError, TypeError) as e:
+    except IndexError:
+        raise TcgError(f"{path} is empty") from None
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
         raise TcgError(f"{path} is not a tcg log (line 1 must be its header): {e}") from None
     return lines, setup, script
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.agents.basic import ScriptedAgent, ScriptError
+from interpreter.agents.basic import Concede, ScriptedAgent, ScriptError
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
@@ -131,7 +131,11 @@ def _play_script(g: GameState, decisions: list) -> None:
                 raise ScriptError(f"expected a decision by P{want + 1}, but P{d.player + 1} "
                                   f"is asked: {d.prompt}")
             agent.script[0] = step.get("choose", 0)
-        i, _labels = decide(agent, g, d.player)
+        try:
+            i, _labels = decide(agent, g, d.player)
+        except Concede:
+            g.concede(d.player)
+            continue
         vm.answer(g, d.options[i])
     if agent.script:
         raise ScriptError(f"the game ended with {len(agent.script)} decisions left "
