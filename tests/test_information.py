@@ -58,3 +58,15 @@ def test_heuristic_is_data_and_a_finished_game_scores_its_result():
         s.apply(0)
     w = s.result.winner
     assert game.score(s, w) > 0 > game.score(s, 1 - w)
+
+
+def test_a_world_depends_only_on_what_the_player_sees():
+    """Two states that differ only in cards P cannot see give P the same worlds."""
+    s = midgame("ucb")
+    p = s.current_player
+    other = s.determinize(p, random.Random(99))  # same observation, other hidden cards
+    a = s.determinize(p, random.Random(5))
+    b = other.determinize(p, random.Random(5))
+    assert [d.name for d in a.defs] == [d.name for d in b.defs]
+    assert a.rng.getstate() == b.rng.getstate()
+    assert a.rng.getstate() != s.rng.getstate()  # the real shuffles stay unknown

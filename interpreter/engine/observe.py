@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -37,10 +38,12 @@ def determinize(g: GameState, player: int, rng) -> GameState:
         if not visible(world, cid, player):
             pools.setdefault((world.owner[cid], world.home[cid]), []).append(cid)
     for hidden in pools.values():
-        identities = [world.defs[c] for c in hidden]
+        # a canonical order first, so the world depends on the observation and rng alone
+        identities = sorted((world.defs[c] for c in hidden), key=lambda d: (d.id, d.name))
         rng.shuffle(identities)
         for cid, d in zip(hidden, identities, strict=True):
             world.defs[cid] = d
+    world.rng = random.Random(rng.getrandbits(64))  # the real RNG would foretell shuffles
     world.version += 1
     return world
 
