@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from interpreter.agents.greedy import Dealer
+from interpreter.agents.greedy import Dealer, fork
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
 
@@ -124,10 +124,29 @@ class MCTSAgent:
         turn, steps = world.turn, 0
         while world.decision is not None and steps < self.rollout_steps \
                 and world.turn - turn < self.rollout_turns:
-            world.apply(rng.randrange(len(world.decision.options)) if self.rollout == "random" else 0)
+            if self.rollout == "random":
+                world.apply(rng.randrange(len(world.decision.options)))
+            elif self.rollout == "greedy":
+                world.apply(best_next(world))
+            else:
+                world.apply(0)
             steps += 1
         r = world.result
         if r is not None:
             return 0.5 if r.winner is None else float(r.winner == player)
         x = (world.game.score(world, player) - base) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+def best_next(world: GameState) -> int:
+    """The option whose immediate result the deciding player scores best (ties: the first)."""
+    d = world.decision
+    score = world.game.score
+    best, best_index = float("-inf"), 0
+    for i in range(len(d.options)):
+        w = fork(world)
+        w.apply(i)
+        v = score(w, d.player)
+        if v > best:
+            best, best_index = v, i
+    return best_index
