@@ -9,7 +9,8 @@ import pytest
 
 import interpreter
 from interpreter.agents import GreedyAgent, MCTSAgent, make_agent
-from interpreter.agents.greedy import Dealer, fork
+from interpreter.agents.greedy import Dealer
+from interpreter.agents.mcts import ITERATIONS
 from interpreter.diagnostics import TcgError
 from interpreter.engine.observe import LazyLabels, LazyObservation, observation, visible
 from interpreter.load import files
@@ -67,7 +68,7 @@ def play(game, decks: list, names: tuple[str, str], seed: int):
 def test_names_and_parameters():
     assert make_agent("greedy", 1).worlds == 1 and make_agent("greedy:3", 1).worlds == 3
     m = make_agent("mcts", 1)
-    assert (m.iterations, m.time_limit) == (200, None)
+    assert (m.iterations, m.time_limit) == (ITERATIONS, None)
     m = make_agent("mcts:400", 1)
     assert (m.iterations, m.time_limit) == (400, None)
     m = make_agent("mcts:0.5s", 1)
@@ -109,9 +110,10 @@ def test_a_whole_match_is_reproducible():
     assert runs[0] == runs[1]
 
 
-def test_a_fork_owns_its_pending_trigger_order():
-    """Answering an `order` decision in a copy must not change the original (Frame.copy is
-    shallow: the groups of triggered abilities are a list inside a frame's variables)."""
+def test_a_clone_owns_its_pending_trigger_order():
+    """Search answers in copies: answering an `order` decision (its groups of triggered
+    abilities live in a frame's variables, which clone() copies one level deep) in a copy
+    must not change the original."""
     game = interpreter.load_game("kannagi")
     for seed in range(1, 40):
         s = game.new_state(interpreter.default_decks(game), seed, log=False)
@@ -121,7 +123,7 @@ def test_a_fork_owns_its_pending_trigger_order():
         if s.is_over:
             continue
         before = snapshot(s)
-        w = fork(s)
+        w = s.clone()
         w.apply(0)
         assert snapshot(s) == before
         return
@@ -135,6 +137,14 @@ def test_a_time_limit_bounds_the_search():
     assert 0 <= ask(agent, s) < len(s.legal_actions())
     assert time.perf_counter() - start < 1.0
     assert agent.last_iterations >= 1
+
+
+def test_random_playouts_are_an_option():
+    s = midgames("ucb", 1)[0]
+    agent = MCTSAgent(1, iterations=30, playout="random")
+    assert 0 <= ask(agent, s) < len(s.legal_actions()) and agent.last_iterations == 30
+    with pytest.raises(TcgError, match="playout"):
+        MCTSAgent(1, playout="minimax")
 
 
 # ---------- hidden information ----------
@@ -188,10 +198,10 @@ def test_greedy_beats_random_on_ucb():
     game = interpreter.load_game("ucb")
     decks = interpreter.default_decks(game)
     wins = 0
-    for seed in range(40):  # seats alternate, and every other pair swaps the decks
+    for seed in range(40):  # mirror matches: seats alternate, the deck changes every other pair
         names = ("greedy", "random") if seed % 2 == 0 else ("random", "greedy")
-        order = decks if (seed // 2) % 2 == 0 else decks[::-1]
-        wins += play(game, order, names, seed).winner == names.index("greedy")
+        deck = decks[(seed // 2) % 2]
+        wins += play(game, [deck, deck], names, seed).winner == names.index("greedy")
     assert wins >= 24, f"greedy won {wins} of 40"
 
 
@@ -202,8 +212,8 @@ def test_mcts_beats_greedy_on_ucb():
     wins = 0
     for seed in range(40):
         names = ("mcts", "greedy") if seed % 2 == 0 else ("greedy", "mcts")
-        order = decks if (seed // 2) % 2 == 0 else decks[::-1]
-        wins += play(game, order, names, seed).winner == names.index("mcts")
+        deck = decks[(seed // 2) % 2]
+        wins += play(game, [deck, deck], names, seed).winner == names.index("mcts")
     assert wins > 20, f"mcts won {wins} of 40"
 
 

@@ -18,42 +18,17 @@ from interpreter.engine.state import GameState
 SETTLE_STEPS = 200  # at most this many opponent decisions before a greedy option is scored
 
 
-def fork(g: GameState) -> GameState:
-    """g.clone(), owning its frames' variables too: Frame.copy copies each frame's variables
-    one level deep, so a list in them (OrderTriggers keeps its groups of triggered abilities
-    in one) would be shared, and answering in the copy would change the original."""
-    w = g.clone()
-    for f in w.frames:
-        env = f.env
-        for k, v in env.items():
-            if isinstance(v, (list, dict, set)):
-                env[k] = _owned(v)
-    return w
-
-
-def _owned(v):
-    if isinstance(v, list):
-        return [_owned(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _owned(x) for k, x in v.items()}
-    if isinstance(v, set):
-        return set(v)
-    return v
-
-
 class Dealer:
     """Worlds consistent with what `player` sees of `state`, dealt from the agent's rng.
 
-    `state.determinize` deals the unseen cards from a list in the real state's order, so
-    with one rng two states that differ only in hidden cards would give different worlds.
-    The dealer determinizes once, then deals every world again from a canonical order (the
-    unseen cards of each pool sorted by card id): a world depends on the observation and the
-    rng alone. Each world also gets a fresh RNG of its own: the state's RNG would tell the
-    outcome of future shuffles and coin tosses, which no player knows.
+    Like `state.determinize(player, rng)`, which it calls once, but cheaper per world: the
+    pools of unseen cards (in a canonical order, sorted by card id) are worked out once and
+    each world is a clone with those cards dealt again. A world depends on the observation
+    and the rng alone, and gets a fresh RNG of its own (the state's would foretell shuffles).
     """
 
     def __init__(self, state: GameState, player: int) -> None:
-        base = fork(state.determinize(player, random.Random(0)))
+        base = state.determinize(player, random.Random(0))
         pools: dict[tuple[int, str], list[int]] = {}
         for cid in range(len(base.defs)):
             if not visible(base, cid, player):
@@ -63,7 +38,7 @@ class Dealer:
                       for cids in pools.values()]
 
     def world(self, rng: random.Random) -> GameState:
-        w = fork(self.base)
+        w = self.base.clone()
         defs = w.defs
         for cids, identities in self.pools:
             dealt = list(identities)
@@ -110,7 +85,7 @@ class GreedyAgent:
         for i in range(n):
             total = 0.0
             for w in worlds:
-                w = fork(w)
+                w = w.clone()
                 w.apply(i)
                 settle(w, player)
                 total += score(w, player)

@@ -2,13 +2,20 @@
 
 Every iteration deals one world consistent with what the agent sees (greedy.Dealer), walks
 one shared tree with UCT, the decisions of both players keyed by (deciding player, option
-index), adds one node, plays random moves to a cap and backs the value up. A child can be
-missing from a world (the opponent holds other cards there), so UCT counts, for each child,
-the visits to its parent in which it was available (ISMCTS "availability"). The answer is
-the root child visited most, over all worlds (ties: the lowest index).
+index), adds one node, plays the world on to the end of the turn and backs the value up. A
+child can be missing from a world (the opponent holds other cards there), so UCT counts, for
+each child, the visits to its parent in which it was available (ISMCTS "availability"). The
+answer is the root child visited most, over all worlds (ties: the lowest index).
 
-Values are for the agent's player in [0, 1]: a win 1, a draw 1/2, a loss 0; a rollout that
-reaches its cap is worth sigmoid(game.score / scale).
+Values are for the agent's player, in [0, 1]: a win 1, a draw 1/2, a loss 0. A playout that
+reaches its cap is worth sigmoid((score - score at the root) / scale), `score` being the
+ruleset's heuristic: measured from the root, so the search still tells options apart when
+one player is far ahead.
+
+The playout policy is `greedy` by default: each player takes the option whose immediate
+result scores best for them. On UCB (mirror matches against the greedy agent) random
+playouts were no stronger than greedy itself; greedy playouts to the end of the turn were.
+Playouts stop at the end of the turn (`playout_turns`) or after `playout_steps` decisions.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ import random
 import time
 from collections.abc import Sequence
 
-from interpreter.agents.greedy import Dealer, fork
+from interpreter.agents.greedy import Dealer
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
 
-ITERATIONS = 200
+ITERATIONS = 100
+PLAYOUTS = ("greedy", "random")
 
 
 class Node:
@@ -37,25 +45,26 @@ class Node:
 
 
 class MCTSAgent:
-    """`iterations` worlds per decision (or as many as `time_limit` seconds allow, when set);
-    rollouts stop after `rollout_turns` turn changes or `rollout_steps` decisions."""
+    """`iterations` sampled worlds per decision, or as many as `time_limit` seconds allow (both
+    given: whichever ends first). Two players: a value for one is 1 - value for the other."""
 
     def __init__(self, seed: int, iterations: int | None = ITERATIONS, time_limit: float | None = None,
-                 exploration: float = 0.7, rollout_turns: int = 2, rollout_steps: int = 60,
-                 scale: float = 8.0, rollout: str = "random",
-                 relative: bool = False) -> None:
+                 exploration: float = 0.7, playout: str = "greedy", playout_turns: int = 1,
+                 playout_steps: int = 60, scale: float = 8.0) -> None:
         if iterations is None and time_limit is None:
             raise TcgError("mcts needs a number of iterations or a time limit")
         if iterations is not None and iterations < 1:
             raise TcgError(f"mcts needs at least one iteration, got {iterations}")
         if time_limit is not None and time_limit <= 0:
             raise TcgError(f"mcts needs a positive time limit, got {time_limit}")
+        if playout not in PLAYOUTS:
+            raise TcgError(f"unknown playout policy {playout!r}; choose from {', '.join(PLAYOUTS)}")
         self.rng = random.Random(seed)
         self.iterations, self.time_limit = iterations, time_limit
         self.c = exploration
-        self.rollout_turns, self.rollout_steps, self.scale = rollout_turns, rollout_steps, scale
-        self.rollout, self.relative = rollout, relative
-        self.last_iterations = 0
+        self.playout, self.playout_turns, self.playout_steps = playout, playout_turns, playout_steps
+        self.scale = scale
+        self.last_iterations = 0  # how many the last decision ran
 
     def choose(self, observation: dict, options: list[str]) -> int:
         raise TcgError("mcts searches sampled worlds: the runner must call choose_in(state, "
@@ -83,9 +92,8 @@ class MCTSAgent:
 
     def _iterate(self, root: Node, world: GameState, player: int) -> None:
         rng, c = self.rng, self.c
+        base = world.game.score(world, player)
         node, path = root, [root]
-        base = world.game.score(world, player) if self.relative else 0.0
-        root.visits += 1
         while world.decision is not None:
             p = world.decision.player
             n = len(world.decision.options)
@@ -97,7 +105,7 @@ class MCTSAgent:
                     untried.append(i)
                 else:
                     child.avail += 1
-            if untried:
+            if untried:  # expand one option never tried here
                 i = untried[rng.randrange(len(untried))]
                 node = children[(p, i)] = Node(p)
                 node.avail = 1
@@ -113,23 +121,17 @@ class MCTSAgent:
             node = children[(p, i)]
             world.apply(i)
             path.append(node)
-        value = self._rollout(world, player, base)
+        value = self._play_out(world, player, base)
         for node in path[1:]:
             node.visits += 1
             node.total += value if node.player == player else 1.0 - value
-            # two players: what is good for one is bad for the other
 
-    def _rollout(self, world: GameState, player: int, base: float) -> float:
-        rng = self.rng
+    def _play_out(self, world: GameState, player: int, base: float) -> float:
+        rng, greedy = self.rng, self.playout == "greedy"
         turn, steps = world.turn, 0
-        while world.decision is not None and steps < self.rollout_steps \
-                and world.turn - turn < self.rollout_turns:
-            if self.rollout == "random":
-                world.apply(rng.randrange(len(world.decision.options)))
-            elif self.rollout == "greedy":
-                world.apply(best_next(world))
-            else:
-                world.apply(0)
+        while world.decision is not None and steps < self.playout_steps \
+                and world.turn - turn < self.playout_turns:
+            world.apply(best_next(world) if greedy else rng.randrange(len(world.decision.options)))
             steps += 1
         r = world.result
         if r is not None:
@@ -144,7 +146,7 @@ def best_next(world: GameState) -> int:
     score = world.game.score
     best, best_index = float("-inf"), 0
     for i in range(len(d.options)):
-        w = fork(world)
+        w = world.clone()
         w.apply(i)
         v = score(w, d.player)
         if v > best:
