@@ -77,10 +77,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="deck A then deck B (default: the ruleset's first two bundled decks)")
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--workers", type=int, default=None,
-                     help="processes (default: the machine's cores; 1 runs in this process)")
+                     help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
+                          "1 with the local backend runs in this process)")
     sim.add_argument("--seed", type=int, default=0, help="match i uses seed S+i (default 0)")
     sim.add_argument("--agents", default="random,random", help="deck A's agent,deck B's agent")
-    sim.add_argument("--backend", default="local", help="local (a process pool); ray is not available yet")
+    sim.add_argument("--backend", default="local",
+                     help="local (a process pool, the default) or ray (needs the ray extra: "
+                          "pip install -e '.[ray]')")
+    sim.add_argument("--address", help="with --backend ray: join the Ray cluster at this address "
+                                       "(default: start a local Ray instance)")
     sim.add_argument("--chunk", type=int, default=None, help="matches per task (default: automatic)")
     sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv")
     sim.add_argument("--resume", action="store_true", help="continue OUT/results.jsonl: play only "
@@ -198,23 +203,21 @@ def _simulate(args: argparse.Namespace) -> int:
     import time
 
     from interpreter.diagnostics import TcgError
+    from interpreter.run.backends import check_backend
     from interpreter.run.report import progress_bar, render
-    from interpreter.run.simulate import BACKENDS, default_workers, make_plan, simulate
+    from interpreter.run.simulate import make_plan, simulate
 
-    if args.backend not in BACKENDS:
-        raise TcgError(f"unknown backend {args.backend!r}; choose from {', '.join(BACKENDS)}")
-    if args.backend == "ray":
-        raise TcgError("the ray backend is not available yet; use --backend local")
+    check_backend(args.backend, args.address)
     if args.chunk is not None and args.chunk < 1:
         raise TcgError("--chunk must be at least 1")
     plan = make_plan(args.ruleset, args.deck, [a.strip() for a in args.agents.split(",")],
                      args.seed, args.games)
-    workers = default_workers() if args.workers is None else args.workers
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
     try:
         with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
-            run = simulate(plan, workers, args.backend, out, args.resume, args.chunk, progress)
+            run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
+                           args.address)
     except KeyboardInterrupt:
         if out is not None:
             print(f"the matches played so far are in {out / 'results.jsonl'}; "

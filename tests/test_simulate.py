@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = "20"
 
 
-def tcg(*args: str) -> subprocess.CompletedProcess:
+def tcg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env=env)
 
 
 def records(out: Path) -> list[dict]:
@@ -106,9 +109,35 @@ def test_illegal_deck_is_a_positioned_diagnostic(tmp_path):
     assert "Traceback" not in r.stdout + r.stderr
 
 
-def test_ray_backend_is_refused_clearly():
-    r = tcg("simulate", "ucb", "--games", "2", "--backend", "ray")
-    assert r.returncode == 2 and "the ray backend is not available yet" in r.stderr
+def test_ray_backend_gives_the_same_matches_as_local(one_worker):
+    """A real local Ray instance (its files in a temp dir), two workers, chunks of 3."""
+    pytest.importorskip("ray")
+    _, out1 = one_worker
+    home = Path(tempfile.mkdtemp(prefix="tcgray", dir="/tmp"))  # short: Ray's socket paths
+    try:
+        env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": str(home / "t")}
+        r = tcg("simulate", "ucb", "--games", GAMES, "--workers", "2", "--seed", "7", "--chunk", "3",
+                "--backend", "ray", "--out", str(home / "out"), "--quiet", env=env)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert records(home / "out") == records(out1)
+        assert r.stdout.splitlines()[-1] == one_worker[0].stdout.splitlines()[-1]
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_ray_backend_without_ray_is_a_clear_error():
+    hide_ray = "import sys; sys.modules['ray'] = None; from interpreter.cli import main; sys.exit(main())"
+    r = subprocess.run([sys.executable, "-c", hide_ray, "simulate", "ucb", "--games", "2",
+                        "--backend", "ray"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "the ray backend needs Ray, which is not installed: pip install -e '.[ray]'" in r.stderr
+
+
+def test_bad_backend_choices_are_refused():
+    r = tcg("simulate", "ucb", "--games", "2", "--backend", "spark")
+    assert r.returncode == 2 and "unknown backend 'spark'; choose from local, ray" in r.stderr
+    r = tcg("simulate", "ucb", "--games", "2", "--address", "10.0.0.1:6379")
+    assert r.returncode == 2 and "use it with --backend ray" in r.stderr
 
 
 def test_wilson_interval_known_values():

@@ -14,22 +14,26 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import signal
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
+from interpreter.run.backends import (
+    InlineExecutor,
+    RayExecutor,
+    check_backend,
+    default_workers,
+    local_executor,
+)
 from interpreter.run.stats import outcome_of, summarize
 
-BACKENDS = ("local", "ray")
 RESULTS, SUMMARY_JSON, SUMMARY_CSV, RUN = "results.jsonl", "summary.json", "summary.csv", "run.json"
 KEYS = ("A", "B")
+RAY_LEAST_CHUNK = 8  # a Ray task costs ~3 ms, a random UCB match ~10 ms
 
 
 @dataclass(frozen=True)
@@ -154,50 +158,13 @@ def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], bas
     return [play_match(ruleset, decks, agents, base_seed, i) for i in indexes]
 
 
-# ---------- executors ----------
-
-class InlineExecutor(Executor):
-    """Runs each task in this process when it is submitted (workers=1: no pool, no pickling)."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        f: Future = Future()
-        try:
-            f.set_result(fn(*args, **kwargs))
-        except Exception as e:  # noqa: BLE001 - delivered through the future, like a pool
-            f.set_exception(e)
-        return f
-
-
-def _worker_init(ruleset: str, decks: tuple[str, str]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _setup(ruleset, decks)
-
-
-def make_executor(backend: str, workers: int, plan: Plan) -> Executor:
-    if backend not in BACKENDS:
-        raise TcgError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
-    if backend == "ray":
-        raise TcgError("the ray backend is not available yet; use --backend local")
-    if workers == 1:
-        return InlineExecutor()
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork shares the already-loaded game with the workers; elsewhere each worker loads it.
-    ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else None
-    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
-                               initargs=(plan.ruleset, plan.decks))
-
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
-
-
-def chunk_size(remaining: int, workers: int) -> int:
-    """Several tasks per worker (the tail stays short) but not one task per match."""
-    if workers <= 1:
+def chunk_size(remaining: int, workers: int, least: int = 1) -> int:
+    """Several tasks per worker (the tail stays short) but not one task per match; at least
+    `least` matches per task where a task costs more than a match (Ray: ~3 ms a task)."""
+    if workers <= 1 and least == 1:
         return 1
-    return max(1, min(64, remaining // (workers * 16)))
+    most = max(1, -(-remaining // workers))
+    return min(most, max(least, min(64, remaining // (workers * 16))))
 
 
 def chunks(indexes: list[int], size: int) -> Iterator[list[int]]:
@@ -352,14 +319,20 @@ class Run:
     ran: int  # matches played now (the rest came from --resume)
 
 
-def simulate(plan: Plan, workers: int, backend: str = "local", out: Path | None = None,
+def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out: Path | None = None,
              resume: bool = False, chunk: int | None = None,
-             progress: Callable[[int, int], Callable[[int], None]] | None = None) -> Run:
-    """Play the plan's matches; `progress(total, already_done)` returns an advance(n) callback."""
-    if workers < 1:
+             progress: Callable[[int, int], Callable[[int], None]] | None = None,
+             address: str | None = None) -> Run:
+    """Play the plan's matches; `progress(total, already_done)` returns an advance(n) callback.
+
+    `workers` defaults to this machine's cores (local, or a local Ray instance) or the Ray
+    cluster's CPUs (with `address`).
+    """
+    if workers is not None and workers < 1:
         raise TcgError("--workers must be at least 1")
     if resume and out is None:
         raise TcgError("--resume needs --out DIR (it continues DIR/results.jsonl)")
+    check_backend(backend, address)
     kept: dict[int, dict] = {}
     if out is not None:
         if resume:
@@ -368,14 +341,23 @@ def simulate(plan: Plan, workers: int, backend: str = "local", out: Path | None 
             raise TcgError(f"{out / RESULTS} already exists; pass --resume to continue that run "
                            "or choose another --out")
     todo = [i for i in range(plan.games) if i not in kept]
-    size = chunk or chunk_size(len(todo), workers)
-    workers = max(1, min(workers, -(-len(todo) // size))) if todo else 1
-    sink = ResultsFile(out, plan, kept.values() if resume else None) if out is not None else None
-    advance = progress(plan.games, len(kept)) if progress else (lambda n: None)
     records = dict(kept)
-    executor = make_executor(backend, workers, plan) if todo else InlineExecutor()
+    executor: Executor = InlineExecutor()
+    sink = None
     try:
-        for part in execute(plan, executor, todo, size, window=1 if workers == 1 else workers * 2):
+        least = 1
+        if todo and backend == "ray":
+            executor = RayExecutor(workers, address)
+            workers, least = workers or executor.cpus(), RAY_LEAST_CHUNK
+        workers = workers or default_workers()
+        size = chunk or chunk_size(len(todo), workers, least)
+        if todo and backend == "local":
+            workers = max(1, min(workers, -(-len(todo) // size)))
+            executor = local_executor(workers, partial(_setup, plan.ruleset, plan.decks))
+        window = 1 if isinstance(executor, InlineExecutor) else workers * 2
+        sink = ResultsFile(out, plan, kept.values() if resume else None) if out is not None else None
+        advance = progress(plan.games, len(kept)) if progress else (lambda n: None)
+        for part in execute(plan, executor, todo, size, window):
             for r in part:
                 records[r["match"]] = r
             if sink is not None:

@@ -1,0 +1,113 @@
+"""Where `tcg simulate` runs its tasks: all backends are concurrent.futures.Executors.
+
+- inline: in this process (one worker: no pool, no pickling);
+- local: a process pool over this machine's cores;
+- ray: Ray tasks, on a local Ray instance or on the cluster at `--address` (optional extra).
+
+Tasks are plain module-level functions with plain-data arguments, so any executor runs them
+and a task's result never depends on which one did.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+
+from interpreter.diagnostics import TcgError
+
+BACKENDS = ("local", "ray")
+RAY_EXTRA = "pip install -e '.[ray]' (or pip install ray)"
+
+
+class InlineExecutor(Executor):
+    """Runs each task in this process when it is submitted."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        f: Future = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except Exception as e:  # noqa: BLE001 - delivered through the future, like a pool
+            f.set_exception(e)
+        return f
+
+
+def _quiet_worker(warm: Callable[[], object] | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if warm is not None:
+        warm()
+
+
+def local_executor(workers: int, warm: Callable[[], object] | None = None) -> Executor:
+    """A process pool; `warm` runs once in each worker (e.g. to load the game)."""
+    if workers == 1:
+        return InlineExecutor()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork shares the already-loaded game with the workers; elsewhere each worker loads it.
+    ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_quiet_worker, initargs=(warm,))
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise TcgError(f"the ray backend needs Ray, which is not installed: {RAY_EXTRA}") from None
+    return ray
+
+
+def _call(fn, args, kwargs):
+    return fn(*args, **kwargs)
+
+
+class RayExecutor(Executor):
+    """Each submit is one Ray task; its ObjectRef's future is what submit returns.
+
+    Without an address a local Ray instance with `workers` CPUs is started (and stopped on
+    shutdown); with one, the driver joins that cluster, whose nodes must have
+    tcg-interpreter installed (and the rule files at the same paths).
+    """
+
+    def __init__(self, workers: int | None, address: str | None = None) -> None:
+        ray = _ray()
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            opts = {"num_cpus": workers} if address is None else {"address": address}
+            try:
+                ray.init(**opts, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.WARNING, configure_logging=True)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+                raise TcgError(f"cannot start or join {where}: {e}") from None
+        self.task = ray.remote(num_cpus=1)(_call)
+
+    def cpus(self) -> int:
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        return self.task.remote(fn, args, kwargs).future()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self.started:
+            self.ray.shutdown()
+            self.started = False
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    """Refuse a bad choice before any work (and before Ray's slow start)."""
+    if backend not in BACKENDS:
+        raise TcgError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise TcgError("--address joins a Ray cluster: use it with --backend ray")
+    if backend == "ray":
+        _ray()
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
