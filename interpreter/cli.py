@@ -87,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--address", help="with --backend ray: join the Ray cluster at this address "
                                        "(default: start a local Ray instance)")
     sim.add_argument("--chunk", type=int, default=None, help="matches per task (default: automatic)")
-    sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv")
+    sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv "
+                                   "and PNG plots (win_rates.png, lengths.png; needs matplotlib)")
     sim.add_argument("--resume", action="store_true", help="continue OUT/results.jsonl: play only "
                                                            "the matches not recorded there")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -203,6 +204,7 @@ def _simulate(args: argparse.Namespace) -> int:
     import time
 
     from interpreter.diagnostics import TcgError
+    from interpreter.run import plots
     from interpreter.run.backends import check_backend
     from interpreter.run.report import progress_bar, render
     from interpreter.run.simulate import make_plan, simulate
@@ -223,8 +225,21 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"the matches played so far are in {out / 'results.jsonl'}; "
                   "run the same command with --resume to continue", file=sys.stderr)
         raise
-    render(run, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    written = _plot(lambda: plots.simulation(out, run.summary, plan.decks)) if out is not None else []
+    render(run, seconds, written)
     return 1 if run.summary["errors"]["count"] else 0
+
+
+def _plot(draw) -> list[Path]:
+    """Plots are a bonus: without matplotlib the results stand, with a note on stderr."""
+    from interpreter.diagnostics import TcgError
+
+    try:
+        return draw()
+    except TcgError as e:
+        print(f"note: no plots: {e}", file=sys.stderr)
+        return []
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -63,6 +63,28 @@ def test_out_writes_results_and_summaries(one_worker):
     csv = (out / "summary.csv").read_text(encoding="utf-8").splitlines()
     assert csv[0] == "metric,value,ci95_low,ci95_high,count,n"
     assert any(line.startswith("first_player_advantage,") for line in csv)
+    assert any(line.startswith("decisions_sd,") for line in csv)
+
+
+def test_out_draws_png_plots_without_a_display(one_worker):
+    r, out = one_worker
+    pytest.importorskip("matplotlib")
+    for name in ("win_rates.png", "lengths.png"):
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert width >= 400 and height >= 200, (name, width, height)
+        assert str(out / name) in r.stdout
+
+
+def test_without_matplotlib_the_results_stand_and_a_note_says_why(tmp_path):
+    hide = "import sys; sys.modules['matplotlib'] = None; from interpreter.cli import main; sys.exit(main())"
+    r = subprocess.run([sys.executable, "-c", hide, "simulate", "ucb", "--games", "2", "--workers", "1",
+                        "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "note: no plots: plots need matplotlib, which is not installed: pip install -e '.[plot]'" \
+        in r.stderr
+    assert (tmp_path / "summary.json").exists() and not (tmp_path / "win_rates.png").exists()
 
 
 def test_worker_count_does_not_change_any_match(one_worker, tmp_path):
@@ -138,6 +160,17 @@ def test_bad_backend_choices_are_refused():
     assert r.returncode == 2 and "unknown backend 'spark'; choose from local, ray" in r.stderr
     r = tcg("simulate", "ucb", "--games", "2", "--address", "10.0.0.1:6379")
     assert r.returncode == 2 and "use it with --backend ray" in r.stderr
+
+
+def test_lead_changes_follow_the_heuristic_and_ties_keep_the_leader():
+    class Game:  # the state is a (score of seat 0, score of seat 1) pair
+        def score(self, state, seat):
+            return state[seat]
+
+    lead = sim.LeadTracker(Game())
+    for state in [(0, 0), (3, 1), (2, 2), (1, 4), (1, 4), (5, 0), (0, 5)]:
+        lead.look(state)
+    assert lead.changes == 3  # seat 0 leads, tie (still 0), 1 leads, 0 leads, 1 leads
 
 
 def test_wilson_interval_known_values():

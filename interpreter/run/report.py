@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import (
@@ -78,7 +79,7 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f} pts"
 
 
-def render(run, seconds: float, out=None) -> None:
+def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
     """The report: tables on stdout, closing with one plain `result:` line."""
     s, plan = run.summary, run.plan
     console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
@@ -121,7 +122,7 @@ def render(run, seconds: float, out=None) -> None:
     lc = s["lead_changes"]
     if lc.get("n"):
         g = lc["games_with_a_change"]
-        console.print(f"lead changes (who holds more cards in the main deck zone): mean "
+        console.print(f"lead changes (the leader by the ruleset's heuristic, before each decision): mean "
                       f"{lc['mean']:.2f}, sd {lc['sd']:.2f}, max {lc['max']}; "
                       f"{_pct(g)} of games had one (95% CI {_ci(g)})", highlight=False)
 
@@ -143,6 +144,8 @@ def render(run, seconds: float, out=None) -> None:
             console.print(f"  {count} × {message}", highlight=False, markup=False)
         first = next(iter(s["reproduce"].values()))
         console.print(f"  reproduce one: {first}", highlight=False, markup=False)
+    if plots:
+        console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
     print(result_line(s), file=out or sys.stdout, flush=True)
 
 

@@ -96,25 +96,28 @@ def _setup(ruleset: str, decks: tuple[str, str]):
 
     game = load_game(ruleset)
     sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
-    return game, sections, _lead_zone(game)
+    return game, sections
 
 
-def _lead_zone(game) -> str | None:
-    """The zone of the deck's main section: whoever holds more cards there "leads".
+class LeadTracker:
+    """Counts lead changes: the leader is the seat the ruleset's heuristic (Game.score) rates
+    higher, looked at before every decision; a tie keeps the previous leader."""
 
-    A general, game-blind proxy: it tracks the lead where the deck is the life total (UCB)
-    or decking out loses; it means little in a game where deck size is not a resource.
-    """
-    sections = (getattr(game.ruleset, "deck", None) or {}).get("sections") or {}
-    main = sections.get("main") or next(iter(sections.values()), None)
-    return main.get("zone") if isinstance(main, dict) else None
+    def __init__(self, game) -> None:
+        self.score, self.leader, self.changes = game.score, None, 0
+
+    def look(self, state) -> None:
+        diff = self.score(state, 0) - self.score(state, 1)
+        now = 0 if diff > 0 else 1 if diff < 0 else self.leader
+        if self.leader is not None and now != self.leader:
+            self.changes += 1
+        self.leader = now
 
 
 def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
                index: int) -> dict:
     """Play match `index` to the end; an exception becomes an error record, never a crash."""
     from interpreter.agents import make_agent
-    from interpreter.engine.state import ZoneRef
 
     seed = base_seed + index
     keys = ("B", "A") if index % 2 else ("A", "B")
@@ -123,18 +126,12 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
               "lead_changes": None}
     state = None
     try:
-        game, sections, zone = _setup(ruleset, decks)
+        game, sections = _setup(ruleset, decks)
         seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
         state = game.new_state([sections[k] for k in keys], seed, log=False)
-        refs = (ZoneRef(zone, 0), ZoneRef(zone, 1)) if zone is not None else None
-        leader, changes, starter = None, 0, None
+        lead, starter = LeadTracker(game), None
         while not state.is_over:
-            if refs is not None:
-                a, b = len(state.zones[refs[0]]), len(state.zones[refs[1]])
-                now = 0 if a > b else 1 if b > a else leader
-                if leader is not None and now != leader:
-                    changes += 1
-                leader = now
+            lead.look(state)
             if starter is None and state.turn == 1:
                 starter = state.turn_player
             d = state.decision
@@ -145,7 +142,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
         record.update(starter=starter, outcome=outcome_of(r.winner, r.reason),
                       winner=None if r.winner is None else keys[r.winner], winner_seat=r.winner,
                       reason=r.reason, turns=r.turns or state.turn, decisions=state.decisions,
-                      lead_changes=changes if refs is not None else None)
+                      lead_changes=lead.changes)
     except Exception as e:  # noqa: BLE001 - a failing match is data: its seed reproduces it
         record["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
