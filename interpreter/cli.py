@@ -75,6 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
     sim.add_argument("--deck", action="append", default=[],
                      help="deck A then deck B (default: the ruleset's first two bundled decks)")
+    sim.add_argument("--decks", metavar="DIR", help="a round robin: every pair of the deck files in DIR "
+                                                    "(a win-rate matrix; --games per pair)")
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--workers", type=int, default=None,
                      help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
@@ -206,26 +208,37 @@ def _simulate(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import TcgError
     from interpreter.run import plots
     from interpreter.run.backends import check_backend
-    from interpreter.run.report import progress_bar, render
+    from interpreter.run.report import progress_bar, render, render_round_robin
+    from interpreter.run.roundrobin import round_robin
     from interpreter.run.simulate import make_plan, simulate
 
     check_backend(args.backend, args.address)
     if args.chunk is not None and args.chunk < 1:
         raise TcgError("--chunk must be at least 1")
-    plan = make_plan(args.ruleset, args.deck, [a.strip() for a in args.agents.split(",")],
-                     args.seed, args.games)
+    if args.decks and args.deck:
+        raise TcgError("give either --deck (one pair) or --decks DIR (a round robin), not both")
+    agents = [a.strip() for a in args.agents.split(",")]
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
     try:
         with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
-            run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
-                           args.address)
+            if args.decks:
+                rr = round_robin(args.ruleset, args.decks, agents, args.seed, args.games, args.workers,
+                                 args.backend, out, args.resume, args.chunk, args.address, progress)
+            else:
+                plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games)
+                run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
+                               args.address)
     except KeyboardInterrupt:
         if out is not None:
-            print(f"the matches played so far are in {out / 'results.jsonl'}; "
-                  "run the same command with --resume to continue", file=sys.stderr)
+            print(f"the matches played so far are in {out}; run the same command with --resume "
+                  "to continue", file=sys.stderr)
         raise
     seconds = time.perf_counter() - start
+    if args.decks:
+        written = _plot(lambda: plots.round_robin(out, rr)) if out is not None else []
+        render_round_robin(rr, args.ruleset, seconds, written)
+        return 1 if rr.errors() else 0
     written = _plot(lambda: plots.simulation(out, run.summary, plan.decks)) if out is not None else []
     render(run, seconds, written)
     return 1 if run.summary["errors"]["count"] else 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -160,6 +161,44 @@ def test_bad_backend_choices_are_refused():
     assert r.returncode == 2 and "unknown backend 'spark'; choose from local, ray" in r.stderr
     r = tcg("simulate", "ucb", "--games", "2", "--address", "10.0.0.1:6379")
     assert r.returncode == 2 and "use it with --backend ray" in r.stderr
+
+
+def test_round_robin_plays_every_pair_into_a_matrix(tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for deck in sorted((ROOT / "cards" / "ucb" / "decks").glob("*.yaml")):
+        shutil.copy(deck, decks / deck.name)
+    text = (decks / "aka_sokkou.yaml").read_text(encoding="utf-8")
+    (decks / "aka_ni.yaml").write_text(re.sub(r"(?m)^name: .*$", "name: 赤の二", text), encoding="utf-8")
+    out = tmp_path / "out"
+    r = tcg("simulate", "ucb", "--decks", str(decks), "--games", "6", "--workers", "1", "--seed", "3",
+            "--out", str(out))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1].startswith("result: 3 decks, best ")
+    assert "round robin of 3 decks, 3 pairs, 18 games" in r.stdout and "overall" in r.stdout
+    doc = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    names = [d["name"] for d in doc["decks"]]
+    assert names == ["赤の二", "赤の速攻", "青の制御"]  # files in sorted order
+    wins = doc["wins"]
+    for i in range(3):
+        assert wins[i][i] is None
+        for j in range(i + 1, 3):
+            assert wins[i][j]["n"] == wins[j][i]["n"] == 6
+            assert wins[i][j]["count"] + wins[j][i]["count"] <= 6
+    # a cell is the ordinary simulation of that pair with the same seeds
+    plan = sim.make_plan("ucb", [str(decks / "aka_sokkou.yaml"), str(decks / "ao_seigyo.yaml")],
+                         ["random"], 3, 6)
+    alone = sim.simulate(plan, workers=1).summary["decks"]
+    assert (wins[1][2]["count"], wins[2][1]["count"]) == (alone["A"]["win"]["count"],
+                                                         alone["B"]["win"]["count"])
+    assert len(records(out / "aka_sokkou--ao_seigyo")) == 6
+    assert len((out / "matrix.csv").read_text(encoding="utf-8").splitlines()) == 1 + 6
+    if importlib.util.find_spec("matplotlib"):
+        assert (out / "matrix.png").read_bytes()[:4] == b"\x89PNG"
+    r = tcg("simulate", "ucb", "--decks", str(decks), "--deck", str(decks / "aka_ni.yaml"))
+    assert r.returncode == 2 and "either --deck" in r.stderr
+    r = tcg("simulate", "ucb", "--decks", str(tmp_path / "out" / "aka_sokkou--ao_seigyo"))
+    assert r.returncode == 2 and "at least two deck files" in r.stderr
 
 
 def test_lead_changes_follow_the_heuristic_and_ties_keep_the_leader():

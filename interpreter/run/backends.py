@@ -16,10 +16,12 @@ import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 
 from interpreter.diagnostics import TcgError
 
 BACKENDS = ("local", "ray")
+RAY_LEAST_CHUNK = 8  # a Ray task costs ~3 ms, a random UCB match ~10 ms
 RAY_EXTRA = "pip install -e '.[ray]' (or pip install ray)"
 
 
@@ -97,6 +99,37 @@ class RayExecutor(Executor):
         if self.started:
             self.ray.shutdown()
             self.started = False
+
+
+@dataclass
+class Pool:
+    """An executor and how to feed it: how many tasks run at once, how small a task may be."""
+
+    executor: Executor
+    workers: int
+    least_chunk: int = 1  # matches per task, where a task costs more than a match
+
+    @property
+    def window(self) -> int:
+        """Tasks to keep in flight: enough to keep every worker busy."""
+        return 1 if isinstance(self.executor, InlineExecutor) else 2 * self.workers
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def open_pool(backend: str, workers: int | None = None, address: str | None = None,
+              warm: Callable[[], object] | None = None, tasks: int | None = None) -> Pool:
+    """`workers` defaults to this machine's cores, or the Ray cluster's CPUs with `address`;
+    a local pool starts no more processes than there are `tasks`."""
+    check_backend(backend, address)
+    if backend == "ray":
+        ray = RayExecutor(workers, address)
+        return Pool(ray, workers or ray.cpus(), RAY_LEAST_CHUNK)
+    workers = workers or default_workers()
+    if tasks is not None:
+        workers = max(1, min(workers, tasks))
+    return Pool(local_executor(workers, warm), workers)
 
 
 def check_backend(backend: str, address: str | None) -> None:

@@ -92,3 +92,9 @@ def simulation(out: Path, summary: dict, decks: tuple[str, str]) -> list[Path]:
     """The plots of one `tcg simulate` run, written into `out`."""
     labels = dict(zip(("A", "B"), (Path(d).stem for d in decks), strict=True))
     return [win_rates(summary, labels, out / WIN_RATES), lengths(summary, out / LENGTHS)]
+
+
+def round_robin(out: Path, rr) -> list[Path]:
+    """The heatmap of a round robin, written into `out`."""
+    rates = [[None if r is None else r["rate"] for r in row] for row in rr.matrix()]
+    return [matrix([Path(p).stem for p in rr.paths], rates, out / MATRIX)]

@@ -156,3 +156,28 @@ def result_line(s: dict) -> str:
             f"[{_ci(b['win'])}], draws {_pct(s['draw'])}, timeouts {_pct(s['timeouts'])}, "
             f"first player {_pts(fp['advantage'])}, errors {s['errors']['count']} "
             f"— {s['games']} games")
+
+
+def render_round_robin(rr, ruleset: str, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
+    """The win-rate matrix as a table (row deck against column deck), then a `result:` line."""
+    console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
+    games = sum(run.summary["games"] for run in rr.runs.values())
+    played = sum(run.ran for run in rr.runs.values())
+    console.print(f"{ruleset}: round robin of {len(rr.names)} decks, {len(rr.runs)} pairs, {games} games "
+                  f"({played} played in {seconds:.1f} s), {rr.errors()} errors", highlight=False)
+    t = Table(title="row deck's win rate against column deck (95% Wilson interval)",
+              title_justify="left")
+    t.add_column("deck")
+    for name in rr.names:
+        t.add_column(name, justify="right")
+    t.add_column("overall", justify="right")
+    for i, row in enumerate(rr.matrix()):
+        cells = ["—" if r is None else f"{_pct(r)} [{_ci(r)}]" for r in row]
+        overall = rr.overall(i)
+        t.add_row(rr.names[i], *cells, f"{_pct(overall)} [{_ci(overall)}]")
+    console.print(t)
+    if plots:
+        console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
+    best = max(range(len(rr.names)), key=lambda i: rr.overall(i)["rate"])
+    print(f"result: {len(rr.names)} decks, best {rr.names[best]} {_pct(rr.overall(best))} overall, "
+          f"errors {rr.errors()} — {games} games", file=out or sys.stdout, flush=True)

@@ -22,18 +22,11 @@ from pathlib import Path
 
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
-from interpreter.run.backends import (
-    InlineExecutor,
-    RayExecutor,
-    check_backend,
-    default_workers,
-    local_executor,
-)
+from interpreter.run.backends import InlineExecutor, Pool, check_backend, default_workers, open_pool
 from interpreter.run.stats import outcome_of, summarize
 
 RESULTS, SUMMARY_JSON, SUMMARY_CSV, RUN = "results.jsonl", "summary.json", "summary.csv", "run.json"
 KEYS = ("A", "B")
-RAY_LEAST_CHUNK = 8  # a Ray task costs ~3 ms, a random UCB match ~10 ms
 
 
 @dataclass(frozen=True)
@@ -319,11 +312,11 @@ class Run:
 def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out: Path | None = None,
              resume: bool = False, chunk: int | None = None,
              progress: Callable[[int, int], Callable[[int], None]] | None = None,
-             address: str | None = None) -> Run:
+             address: str | None = None, pool: Pool | None = None) -> Run:
     """Play the plan's matches; `progress(total, already_done)` returns an advance(n) callback.
 
     `workers` defaults to this machine's cores (local, or a local Ray instance) or the Ray
-    cluster's CPUs (with `address`).
+    cluster's CPUs (with `address`). A `pool` given is used (and left open) instead.
     """
     if workers is not None and workers < 1:
         raise TcgError("--workers must be at least 1")
@@ -339,29 +332,25 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
                            "or choose another --out")
     todo = [i for i in range(plan.games) if i not in kept]
     records = dict(kept)
-    executor: Executor = InlineExecutor()
+    own = pool is None
     sink = None
+    if pool is None:
+        tasks = -(-len(todo) // (chunk or chunk_size(len(todo), workers or default_workers())))
+        pool = open_pool(backend, workers, address, partial(_setup, plan.ruleset, plan.decks), tasks) \
+            if todo else Pool(InlineExecutor(), 1)
     try:
-        least = 1
-        if todo and backend == "ray":
-            executor = RayExecutor(workers, address)
-            workers, least = workers or executor.cpus(), RAY_LEAST_CHUNK
-        workers = workers or default_workers()
-        size = chunk or chunk_size(len(todo), workers, least)
-        if todo and backend == "local":
-            workers = max(1, min(workers, -(-len(todo) // size)))
-            executor = local_executor(workers, partial(_setup, plan.ruleset, plan.decks))
-        window = 1 if isinstance(executor, InlineExecutor) else workers * 2
+        size = chunk or chunk_size(len(todo), pool.workers, pool.least_chunk)
         sink = ResultsFile(out, plan, kept.values() if resume else None) if out is not None else None
         advance = progress(plan.games, len(kept)) if progress else (lambda n: None)
-        for part in execute(plan, executor, todo, size, window):
+        for part in execute(plan, pool.executor, todo, size, pool.window):
             for r in part:
                 records[r["match"]] = r
             if sink is not None:
                 sink.write(part)
             advance(len(part))
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        if own:
+            pool.close()
         if sink is not None:
             sink.close()
     ordered = [records[i] for i in sorted(records)]

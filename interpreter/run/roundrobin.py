@@ -1,0 +1,111 @@
+"""`tcg simulate RULESET --decks DIR`: every pair of decks in DIR, and a win-rate matrix.
+
+Each pair is an ordinary simulation (deck A = the one that sorts first) with the same
+seeds, so a cell is reproduced by `tcg simulate RULESET --deck X --deck Y --seed S`.
+All pairs share one pool of workers (one Ray start, not one per pair).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from interpreter.diagnostics import TcgError
+from interpreter.load import files
+from interpreter.run.backends import open_pool
+from interpreter.run.simulate import Run, make_plan, simulate
+from interpreter.run.stats import rate
+
+MATRIX_JSON, MATRIX_CSV = "matrix.json", "matrix.csv"
+
+
+@dataclass
+class RoundRobin:
+    paths: list[str]
+    names: list[str]
+    runs: dict[tuple[int, int], Run]  # (i, j) with i < j: deck i is the pair's deck A
+
+    def wins(self, i: int, j: int) -> dict:
+        """Deck i's win rate (with its 95% interval) against deck j, over both seats."""
+        key = "A" if i < j else "B"
+        return self.runs[min(i, j), max(i, j)].summary["decks"][key]["win"]
+
+    def overall(self, i: int) -> dict:
+        """Deck i's win rate against all the others together."""
+        rates = [self.wins(i, j) for j in range(len(self.names)) if j != i]
+        return rate(sum(r["count"] for r in rates), sum(r["n"] for r in rates))
+
+    def errors(self) -> int:
+        return sum(run.summary["errors"]["count"] for run in self.runs.values())
+
+    def matrix(self) -> list[list[dict | None]]:
+        n = len(self.names)
+        return [[None if i == j else self.wins(i, j) for j in range(n)] for i in range(n)]
+
+
+def deck_files(folder: str) -> list[str]:
+    path = Path(folder)
+    if not path.is_dir():
+        raise TcgError(f"--decks wants a folder of deck files; {folder} is not a folder")
+    found = sorted(str(p) for p in path.glob("*.yaml"))
+    if len(found) < 2:
+        raise TcgError(f"a round robin needs at least two deck files (*.yaml) in {folder}; "
+                       f"found {len(found)}")
+    return found
+
+
+def pair_dir(out: Path, paths: list[str], i: int, j: int) -> Path:
+    return out / f"{Path(paths[i]).stem}--{Path(paths[j]).stem}"
+
+
+def round_robin(ruleset: str, folder: str, agents: list[str], seed: int, games: int,
+                workers: int | None = None, backend: str = "local", out: Path | None = None,
+                resume: bool = False, chunk: int | None = None, address: str | None = None,
+                progress: Callable[[int, int], Callable[[int], None]] | None = None) -> RoundRobin:
+    """Play every pair; with `out`, each pair's files go to OUT/<deck>--<deck>/ (resumable)."""
+    paths = deck_files(folder)
+    pairs = list(combinations(range(len(paths)), 2))
+    plans = {(i, j): make_plan(ruleset, [paths[i], paths[j]], agents, seed, games) for i, j in pairs}
+    names = [files.load_deck(p).name for p in paths]
+    if out is not None and not resume and any((pair_dir(out, paths, *p) / "results.jsonl").exists()
+                                              for p in pairs):
+        raise TcgError(f"{out} already holds round-robin results; pass --resume to continue "
+                       "that run or choose another --out")
+    advance = progress(games * len(pairs), 0) if progress else None
+    pool = open_pool(backend, workers, address)
+    runs: dict[tuple[int, int], Run] = {}
+    try:
+        for p in pairs:
+            step = (lambda total, done: _skip(advance, done)) if advance else None
+            runs[p] = simulate(plans[p], pool.workers, backend, pair_dir(out, paths, *p) if out else None,
+                               resume, chunk, step, address, pool)
+    finally:
+        pool.close()
+    rr = RoundRobin(paths, names, runs)
+    if out is not None:
+        write_matrix(out, rr)
+    return rr
+
+
+def _skip(advance: Callable[[int], None], done: int) -> Callable[[int], None]:
+    advance(done)  # matches of this pair loaded by --resume
+    return advance
+
+
+def write_matrix(out: Path, rr: RoundRobin) -> None:
+    doc = {"decks": [{"name": n, "path": p, "overall": rr.overall(i)}
+                     for i, (n, p) in enumerate(zip(rr.names, rr.paths, strict=True))],
+           "wins": rr.matrix(), "errors": rr.errors()}
+    (out / MATRIX_JSON).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    with open(out / MATRIX_CSV, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["deck", "opponent", "win_rate", "ci95_low", "ci95_high", "wins", "games"])
+        for i, row in enumerate(rr.matrix()):
+            for j, r in enumerate(row):
+                if r is not None:
+                    w.writerow([rr.names[i], rr.names[j], round(r["rate"], 6), round(r["ci95"][0], 6),
+                                round(r["ci95"][1], 6), r["count"], r["n"]])
