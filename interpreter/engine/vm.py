@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.engine import repetition
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
 
 MAX_STEPS_PER_DECISION = 200_000
@@ -55,6 +56,8 @@ def answer(g: GameState, option: Any) -> None:
     """Resume the instruction that asked, with the chosen option, and run on."""
     g.decision = None
     g.decisions += 1
+    if g.seen:
+        g.seen.clear()  # a forced loop is one that runs without decisions
     f = g.frames[-1]
     f.code[f.pc].resume(g, f, option)
     run(g)
@@ -171,6 +174,8 @@ def settle_point(g: GameState) -> bool:
     if _fire_state_rules(g):
         return True
     if g.pending or g.queue:
+        if g.seen is not None and repetition.loop_returned(g):
+            return False
         checkpoint(g)
         return True
     return False
@@ -257,6 +262,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     for pname, ptype in zip(verb.params, verb.types, strict=True):
         if ptype == "cards":
             params[pname] = as_cards(g, params[pname])
+    if verb.each and not params[verb.each]:
+        return  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
         for cid in reversed(params[verb.each]):
             one = dict(params)
