@@ -103,7 +103,8 @@ def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
         view = _Printed(game, cards)
         n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
         if n > rule.get("max", n) or n < rule.get("min", n):
-            out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
+            at = (rule["section"],) if rule.get("section") in deck.sections else ()
+            out.append(deck.doc.diag(at, f"DECK-{rule.get('id', 'RULE')}",
                                      f"{rule.get('message', rule['where'])} (this deck has {n})",
                                      ref=rule.get("ref", "")))
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.names import ruleset_names
+from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import Diagnostic, did_you_mean
@@ -109,6 +109,14 @@ class RulesetBuilder:
     def _check_name_clashes(self) -> None:
         """An enum value spelled like a card field would read differently inside `where`;
         a resource named like a card field makes `x.name` ambiguous."""
+        for kind in ("actions", "verbs"):
+            for name, d in (self.raw.get(kind) or {}).items():
+                event = (d or {}).get("event", name) if kind == "verbs" else name
+                if event in ENGINE_EVENTS:
+                    self.diags.append(self.doc.diag(
+                        (kind, name), "AMBIGUOUS-NAME",
+                        f"'{event}' is already an engine event: `when {event}` could not tell "
+                        f"them apart", "rename it"))
         for name in self.raw.get("resources") or {}:
             if self.names.card_field(name):
                 self.diags.append(self.doc.diag(

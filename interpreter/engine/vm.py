@@ -182,14 +182,17 @@ def settle_point(g: GameState) -> bool:
 
 
 def _fire_state_rules(g: GameState) -> bool:
-    """Rules that act whenever their condition holds (a power at 0 sends a card away...)."""
-    fired = False
+    """Rules that act whenever their condition holds (a power at 0 sends a card away...).
+
+    One card at a time: its `do` runs as an effect, then every rule looks again, so a card
+    that an earlier `do` already dealt with is not dealt with twice."""
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
-            for cid in reversed(as_cards(g, rule.each(g, dict(penv)))):
-                g.frames.append(Frame(rule.body, {**penv, "card": cid}, "effect"))
-                fired = True
-    return fired
+            found = as_cards(g, rule.each(g, dict(penv)))
+            if found:
+                g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
+                return True
+    return False
 
 
 def cancel_action(g: GameState) -> None:
