@@ -167,7 +167,13 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
            n: int = 1) -> None:
     if to is None:
         return
+    capacity = g.game.ruleset.zones[to.name].capacity
     for _ in range(max(n or 0, 0)):
+        if capacity is not None and len(g.zones[to]) >= capacity:
+            if g.log is not None:
+                g.log.append({"e": "create_failed", "name": name, "to": _zone_label(to),
+                              "why": "zone is full"})
+            return
         cid = g.game.new_card(g, g.game.tokens[name], to.owner if to.owner >= 0 else env["you"],
                               to)
         g.zones[to].insert(0, cid)
