@@ -161,6 +161,9 @@ def test_bad_backend_choices_are_refused():
     assert r.returncode == 2 and "unknown backend 'spark'; choose from local, ray" in r.stderr
     r = tcg("simulate", "ucb", "--games", "2", "--address", "10.0.0.1:6379")
     assert r.returncode == 2 and "use it with --backend ray" in r.stderr
+    if importlib.util.find_spec("ray"):  # a dead address fails fast (Ray would retry for minutes)
+        r = tcg("simulate", "ucb", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1")
+        assert r.returncode == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in r.stderr
 
 
 def test_round_robin_plays_every_pair_into_a_matrix(tmp_path):

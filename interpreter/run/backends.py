@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -63,6 +64,18 @@ def _ray():
     return ray
 
 
+def _reachable(address: str, seconds: float = 5.0) -> None:
+    """Ray retries a dead address for minutes: knock first ("auto" and the like are Ray's)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as e:
+        raise TcgError(f"cannot reach the Ray cluster at {address}: {e.strerror or e}; start one with "
+                       "`ray start --head`, or drop --address for a local Ray instance") from None
+
+
 def _call(fn, args, kwargs):
     return fn(*args, **kwargs)
 
@@ -80,6 +93,8 @@ class RayExecutor(Executor):
         self.ray = ray
         self.started = not ray.is_initialized()
         if self.started:
+            if address is not None:
+                _reachable(address)
             opts = {"num_cpus": workers} if address is None else {"address": address}
             try:
                 ray.init(**opts, include_dashboard=False, log_to_driver=False,
