@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.load import files
 from interpreter.run import simulate as sim
 from interpreter.run.stats import outcome_of, spread, summarize, wilson
 
@@ -202,6 +203,18 @@ def test_round_robin_plays_every_pair_into_a_matrix(tmp_path):
     assert r.returncode == 2 and "either --deck" in r.stderr
     r = tcg("simulate", "ucb", "--decks", str(tmp_path / "out" / "aka_sokkou--ao_seigyo"))
     assert r.returncode == 2 and "at least two deck files" in r.stderr
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_every_bundled_ruleset_simulates_the_same_on_one_or_two_workers(ruleset):
+    plan = sim.make_plan(ruleset, [], ["random"], 100, 4)
+    one, two = sim.simulate(plan, workers=1), sim.simulate(plan, workers=2, chunk=2)
+    assert one.records == two.records
+    s = one.summary
+    assert s["errors"]["count"] == 0 and s["completed"] == 4, s["errors"]
+    decided = sum(d["win"]["count"] for d in s["decks"].values())
+    assert decided + s["draw"]["count"] + s["timeouts"]["count"] == 4
+    assert s["decisions"]["n"] == 4 and s["lead_changes"]["n"] == 4
 
 
 def test_lead_changes_follow_the_heuristic_and_ties_keep_the_leader():
