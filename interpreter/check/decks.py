@@ -84,12 +84,36 @@ def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
 
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
     out = []
-    cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
-    view = _Printed(game, cards)
     for rule, cond in game.ruleset.deck_rules:
-        n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
-        if n > rule.get("max", n) or n < rule.get("min", n):
-            out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
-                                     f"{rule.get('message', rule['where'])} (this deck has {n})",
-                                     ref=rule.get("ref", "")))
+        sections = rule.get("sections") or deck.sections
+        names = [n for s in sections for n in deck.sections.get(s, ()) if n in game.cards]
+        view = _Printed(game, [game.cards[n] for n in names])
+        hits = [i for i in range(len(names)) if cond(view, {"it": i})]
+        for group, n in _measure(rule, view, names, hits):
+            if n > rule.get("max", n) or n < rule.get("min", n):
+                where = f" among cards with {rule['per']} {group!r}" if "per" in rule else ""
+                out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
+                                         f"{rule.get('message', rule['where'])} "
+                                         f"(this deck has {n}{where})", ref=rule.get("ref", "")))
+    return out
+
+
+def _measure(rule: dict, view: _Printed, names: list[str], hits: list[int]) -> list[tuple[Any, int]]:
+    """The rule's measure for each group (one group without `per`): cards, distinct names,
+    or the sum of a property over the matching cards."""
+    groups: dict[Any, list[int]] = {}
+    for i in hits:
+        key = view.printed(i, rule["per"]) if "per" in rule else None
+        groups.setdefault(key, []).append(i)
+    if not groups and "per" not in rule:
+        groups[None] = []
+    out = []
+    for key, members in groups.items():
+        if "sum" in rule:
+            n = sum(view.printed(i, rule["sum"]) or 0 for i in members)
+        elif rule.get("count") == "names":
+            n = len({names[i] for i in members})
+        else:
+            n = len(members)
+        out.append((key, n))
     return out
