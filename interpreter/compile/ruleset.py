@@ -257,11 +257,28 @@ class RulesetBuilder:
     def _deck_rules(self) -> tuple:
         """Deck construction rules: `where` reads each card's printed properties."""
         out = []
-        for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
+        deck = self.raw.get("deck") or {}
+        for i, rule in enumerate(deck.get("rules") or ()):
+            self._check_deck_rule(("deck", "rules", i), rule, deck.get("sections") or {})
             fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
             if fn is not None:
                 out.append((rule, fn))
         return tuple(out)
+
+    def _check_deck_rule(self, at: tuple, rule: dict, sections: dict) -> None:
+        """`per` names a property (or name), `sum` a number property, `sections` sections."""
+        props = self.names.property_types
+        for key, ok, known in (("per", lambda v: v in props or v == "name", [*props, "name"]),
+                               ("sum", lambda v: props.get(v) == "number", list(props))):
+            if key in rule and not ok(rule[key]):
+                self.diags.append(self.doc.diag((*at, key), "UNKNOWN-PROPERTY",
+                                                f"'{rule[key]}' is not a {'number ' if key == 'sum' else ''}"
+                                                "property", did_you_mean(str(rule[key]), known)))
+        for j, section in enumerate(rule.get("sections") or ()):
+            if section not in sections:
+                self.diags.append(self.doc.diag((*at, "sections", j), "DECK-SECTION",
+                                                f"unknown deck section {section!r}",
+                                                did_you_mean(section, sections)))
 
     def _program(self, rs: Ruleset, setup: tuple) -> tuple:
         code: list = [T.Push(setup)]

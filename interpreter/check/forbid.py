@@ -1,0 +1,549 @@
+"""Forbidden-effect lists: load a ruleset's `forbid` entries, compile their queries against
+the ruleset's names, and report every card text that matches one, where it is written.
+
+A query is `per card|ability|effect: CONDITION` (grammar/forbid.lark). It is compiled once
+into closures over the facts of forbid_facts; nothing here knows any game or any entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from interpreter.check import forbid_facts as F
+from interpreter.check.forbid_query import (
+    INF,
+    Count,
+    ListLit,
+    Lit,
+    Member,
+    Op,
+    Pattern,
+    Q,
+    Query,
+    Total,
+    parse_query,
+)
+from interpreter.compile.names import Names
+from interpreter.diagnostics import Diagnostic, DiagnosticError, did_you_mean
+from interpreter.engine.primitives import PRIMITIVES
+from interpreter.lang.parser import ParseError
+from interpreter.load.yamlpos import Doc, load_yaml
+
+ABILITY_PATTERNS = {"ability": ("kind", "name"), "when": ("event",), "activate": (),
+                    "static": (), "instead": ("verb",), "cannot": ("name",), "can": ("name",),
+                    "effect": ()}
+CARD_MEMBERS = ("name", "abilities")
+ABILITY_MEMBERS = ("kind", "name", "zones", "optional", "effects")
+FIELD_ATTRS = ("count", "zone", "owner", "self", "max")
+
+
+@dataclass
+class Entry:
+    id: str
+    sentence: str
+    explain: str
+    query_text: str
+    enforced: str
+    doc: Doc
+    at: tuple
+    query: Query | None = None
+    run: Callable | None = None
+    needs: frozenset[str] | None = None  # the card has none of these kinds: the query is false
+
+
+@dataclass
+class ForbidList:
+    entries: list[Entry]
+    diagnostics: list[Diagnostic]
+
+    def get(self, entry_id: str) -> Entry | None:
+        return next((e for e in self.entries if e.id == entry_id), None)
+
+
+# ---------- loading ----------
+def load_forbid(ruleset_doc: Doc, names: Names) -> ForbidList:
+    """The ruleset's forbid list (inline or its own file), every query compiled; problems in
+    it are diagnostics of the list, positioned in the file that holds it."""
+    spec = ruleset_doc.data.get("forbid") if isinstance(ruleset_doc.data, dict) else None
+    if spec is None:
+        return ForbidList([], [])
+    if isinstance(spec, str):
+        path = Path(ruleset_doc.path).parent / spec
+        try:
+            doc = load_yaml(path)
+        except DiagnosticError as e:
+            where = ruleset_doc.diag(("forbid",), "IO", f"cannot load the forbid list {spec!r}",
+                                     "give a path relative to the ruleset file")
+            return ForbidList([], [where, *e.diagnostics])
+        from interpreter.load.schema import validate
+
+        problems = validate(doc, "forbid")
+        if problems:
+            return ForbidList([], problems)
+        return compile_entries(doc, ("forbid",), names)
+    return compile_entries(ruleset_doc, ("forbid",), names)
+
+
+def compile_entries(doc: Doc, at: tuple, names: Names) -> ForbidList:
+    out = ForbidList([], [])
+    raw = doc.data
+    for key in at:
+        raw = raw[key]
+    seen: set[str] = set()
+    for i, item in enumerate(raw or ()):
+        where = (*at, i)
+        entry = Entry(item["id"], item["sentence"], item["explain"], item.get("query", ""),
+                      item.get("enforced", ""), doc, where)
+        if entry.id in seen:
+            out.diagnostics.append(doc.diag((*where, "id"), "DUPLICATE-ID",
+                                            f"forbid entry id {entry.id!r} is used twice"))
+        seen.add(entry.id)
+        if entry.query_text:
+            _compile_entry(entry, names, out.diagnostics)
+        out.entries.append(entry)
+    return out
+
+
+def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
+    at = (*entry.at, "query")
+    try:
+        entry.query = parse_query(entry.query_text)
+    except ParseError as e:
+        line, col = entry.doc.text_pos(at, e.line, e.col)
+        diags.append(entry.doc.diag_at(line, col, "SYNTAX", f"forbid query: {e.message}", e.hint))
+        return
+    compiler = _Compiler(names)
+    fn = compiler.cond(entry.query.cond, None)
+    for span, message, hint in compiler.problems:
+        line, col = entry.doc.text_pos(at, span.line, span.col)
+        diags.append(entry.doc.diag_at(line, col, "UNKNOWN-NAME", message, hint))
+    if not compiler.problems:
+        entry.run, entry.needs = fn, _needs(entry.query.cond)
+
+
+# ---------- compiling a query ----------
+class _Ctx:
+    __slots__ = ("card", "abilities", "effects", "node", "hits", "props", "found")
+
+    def __init__(self, card: F.Card, abilities: list, effects: list) -> None:
+        self.card, self.abilities, self.effects = card, abilities, effects
+        self.node: Any = None
+        self.hits: list = []
+        self.props: list = []
+        self.found: list = []
+
+
+class _Compiler:
+    """Query AST -> closures `fn(ctx) -> value`. A lone name is resolved by where it stands."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.problems: list[tuple] = []
+        self.effect_kinds = {**{n: tuple(p.name for p in prim.params) for n, prim in PRIMITIVES.items()},
+                             **{v: tuple(p.name for p in ps) for v, ps in names.verbs.items()},
+                             "modify": F.MODIFY_FIELDS, "any": None}
+
+    def _problem(self, span, message: str, hint: str = "") -> Callable:
+        self.problems.append((span, message, hint))
+        return lambda ctx: None
+
+    # a condition: true or false
+    def cond(self, q: Q, pat: tuple | None) -> Callable:
+        if isinstance(q, Op) and q.op in ("and", "or", "unless", "not"):
+            parts = [self.cond(a, pat) for a in q.args]
+            return _logic(q.op, parts)
+        if isinstance(q, Op):
+            return self.compare(q, pat)
+        if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None and pat is not None \
+                and self._is_field(q.names[0], pat):
+            return self.value(q, pat)
+        if isinstance(q, Pattern):
+            return self.pattern(q)
+        if isinstance(q, Member):
+            return self.member(q, pat)
+        return self.value(q, pat)
+
+    def compare(self, q: Op, pat: tuple | None) -> Callable:
+        left, right = self.value(q.args[0], pat), self.value(q.args[1], pat)
+        test = _TESTS[q.op]
+        limit = q.args[1].value if isinstance(q.args[1], Lit) else None
+        if isinstance(q.args[0], (Count, Total)) and q.op in (">", ">=") and limit is not None:
+            return _over(left, test, limit, q.op)
+
+        def fn(ctx):
+            return test(left(ctx), right(ctx))
+        return fn
+
+    # a value
+    def value(self, q: Q, pat: tuple | None) -> Callable:
+        if isinstance(q, Lit):
+            v = q.value
+            return lambda ctx: v
+        if isinstance(q, ListLit):
+            items = [self.value(i, pat) for i in q.items]
+            return lambda ctx: [f(ctx) for f in items]
+        if isinstance(q, Op) and q.op == "+":
+            a, b = self.value(q.args[0], pat), self.value(q.args[1], pat)
+            return lambda ctx: _add(a(ctx), b(ctx))
+        if isinstance(q, Op):
+            return self.cond(q, pat)
+        if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None:
+            name = q.names[0]
+            if pat is not None and self._is_field(name, pat):
+                return _field_value(name)
+            w = name
+            return lambda ctx: w  # a word
+        if isinstance(q, Pattern):
+            return self.pattern(q)
+        if isinstance(q, Member):
+            return self.member(q, pat)
+        if isinstance(q, Count):
+            return self.count(q)
+        if isinstance(q, Total):
+            return self.total(q)
+        return self._problem(getattr(q, "span", None), "this cannot be a value here")  # pragma: no cover
+
+    def _is_field(self, name: str, pat: tuple) -> bool:
+        fields = self._fields(pat)
+        return fields is None or name in fields
+
+    def _fields(self, pat: tuple) -> tuple | None:
+        out: set[str] = set()
+        for n in pat:
+            f = self.effect_kinds.get(n, ()) if n in self.effect_kinds else ABILITY_PATTERNS.get(n, ())
+            if f is None:
+                return None
+            out.update(f)
+        return tuple(out)
+
+    def pattern(self, q: Pattern) -> Callable:
+        kinds = set(q.names)
+        for n in q.names:
+            if n not in self.effect_kinds and n not in ABILITY_PATTERNS:
+                return self._problem(q.span, f"forbid query: no verb, primitive or ability kind "
+                                             f"'{n}'", did_you_mean(n, [*self.effect_kinds,
+                                                                       *ABILITY_PATTERNS]))
+        on_abilities = bool(kinds & set(ABILITY_PATTERNS))
+        if on_abilities and kinds - set(ABILITY_PATTERNS):
+            return self._problem(q.span, "forbid query: a pattern names either ability kinds or "
+                                         "effects (verbs, primitives, modify), not both")
+        cond = self.cond(q.cond, q.names) if q.cond is not None else None
+        return _matcher(kinds, cond, on_abilities)
+
+    def count(self, q: Count) -> Callable:
+        matchers = [self.pattern(p) for p in q.patterns]
+
+        def fn(ctx):
+            found: list = []
+            for m in matchers:
+                found += m(ctx, True)
+            ctx.found = [(i + 1, w) for i, w in enumerate(found)]
+            return len(found)
+        return fn
+
+    def total(self, q: Total) -> Callable:
+        parts = []
+        for pattern, fname in q.measures:
+            if not self._is_field(fname, pattern.names):
+                self._problem(pattern.span, f"forbid query: '{fname}' is not a field of "
+                                            f"{'|'.join(pattern.names)}",
+                              did_you_mean(fname, self._fields(pattern.names) or ()))
+            parts.append((self.pattern(pattern), _field_value(fname)))
+
+        def fn(ctx):
+            n, found = 0, []
+            for match, measure in parts:
+                for node, where in match(ctx, True, nodes=True):
+                    saved, ctx.node = ctx.node, node
+                    v = measure(ctx)
+                    ctx.node = saved
+                    n = _add(n, v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0)
+                    found.append((n, where))
+            ctx.found = found
+            return n
+        return fn
+
+    def member(self, q: Member, pat: tuple | None) -> Callable:
+        fields = self._fields(pat) if pat is not None else ()
+        is_field = pat is not None and (fields is None or q.obj in fields)
+        if is_field and (q.attr in FIELD_ATTRS or q.obj not in ("card", "ability")):
+            if q.attr not in FIELD_ATTRS or (q.attr == "max") != (q.arg is not None):
+                return self._problem(q.span, f"forbid query: unknown attribute '{q.attr}' of a "
+                                             "field", f"attributes: {', '.join(FIELD_ATTRS[:-1])}, "
+                                                      "max(PROPERTY)")
+            return _field_attr(q.obj, q.attr, q.arg)
+        if q.obj == "card":
+            if q.attr not in self.names.properties and q.attr not in CARD_MEMBERS:
+                return self._problem(q.span, f"forbid query: cards have no '{q.attr}'",
+                                     did_you_mean(q.attr, [*self.names.properties, *CARD_MEMBERS]))
+            return _card_member(q.attr)
+        if q.obj == "ability":
+            if q.attr not in ABILITY_MEMBERS:
+                return self._problem(q.span, f"forbid query: abilities have no '{q.attr}'",
+                                     did_you_mean(q.attr, ABILITY_MEMBERS))
+            return _ability_member(q.attr)
+        return self._problem(q.span, f"forbid query: unknown name '{q.obj}'",
+                             "use card.PROPERTY, ability.ATTRIBUTE, or FIELD.ATTRIBUTE inside a pattern")
+
+
+def _logic(op: str, parts: list[Callable]) -> Callable:
+    if op == "not":
+        (a,) = parts
+
+        def neg(ctx):
+            n = len(ctx.hits)
+            out = not a(ctx)
+            del ctx.hits[n:]
+            return out
+        return neg
+    if op == "unless":
+        a, b = parts
+        nb = _logic("not", [b])
+        return lambda ctx: bool(a(ctx)) and nb(ctx)
+    if op == "and":
+        a, b = parts
+        return lambda ctx: bool(a(ctx)) and bool(b(ctx))
+    a, b = parts
+    return lambda ctx: bool(a(ctx)) or bool(b(ctx))
+
+
+def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool) -> Callable:
+    any_kind = "any" in kinds or "ability" in kinds
+
+    def match(ctx, every: bool = False, nodes: bool = False):
+        pool = ctx.abilities if on_abilities else ctx.effects
+        found = []
+        for node in pool:
+            if not any_kind and node.kind not in kinds:
+                continue
+            if cond is not None:
+                saved, ctx.node = ctx.node, node
+                ok = cond(ctx)
+                ctx.node = saved
+                if not ok:
+                    continue
+            where = _where(node)
+            if not every:
+                ctx.hits.append(where)
+                return True
+            found.append((node, where) if nodes else where)
+        return found if every else False
+    return match
+
+
+def _where(node) -> tuple:
+    if isinstance(node, F.Effect):
+        return (node.ability.at, node.span)
+    return (node.at, node.span)
+
+
+def _over(measure: Callable, test: Callable, limit: Any, op: str) -> Callable:
+    """`count(...) > N`, `total(...) >= N`: when it holds, point at the node that went over."""
+
+    def fn(ctx):
+        if not test(measure(ctx), limit):
+            return False
+        crossing = next((w for n, w in ctx.found if test(n, limit)), None)
+        if crossing is not None:
+            ctx.hits.insert(0, crossing)
+        return True
+    return fn
+
+
+def _field_value(name: str) -> Callable:
+    def fn(ctx):
+        node = ctx.node
+        if isinstance(node, F.Ability):
+            return {"kind": node.kind}.get(name, node.name)
+        if node is None or name not in node.args:
+            return None
+        return _value(node, name)
+    return fn
+
+
+def _value(e: F.Effect, name: str) -> Any:
+    expr, kind = e.args[name], e.types.get(name, "any")
+    if kind == "number":
+        return _times(F.number(expr, e.scope), e.mult)
+    if kind in ("cards", "card"):
+        return _times(F.cards_bound(expr, e.scope), e.mult)
+    if kind == "zone":
+        return F.zone(expr, e.scope)
+    n = F.number(expr, e.scope) if kind == "any" else INF
+    return _times(n, e.mult) if n != INF else F.word(expr, e.scope)
+
+
+def _times(n: float, mult: float) -> float:
+    return 0 if n == 0 or mult == 0 else n * mult
+
+
+def _field_attr(name: str, attr: str, arg: str | None) -> Callable:
+    def fn(ctx):
+        e = ctx.node
+        if not isinstance(e, F.Effect) or name not in e.args:
+            return None
+        expr = e.args[name]
+        if attr == "count":
+            kind = e.types.get(name)
+            return _value(e, name) if kind == "number" else _times(F.cards_bound(expr, e.scope), e.mult)
+        if attr == "zone":
+            return F.zone(expr, e.scope)
+        if attr == "owner":
+            return F.owner(expr, e.scope)
+        if attr == "self":
+            return F.is_self(expr, e.scope)
+        return F.most(expr, arg, e.scope, e.ability.card)
+    return fn
+
+
+def _card_member(attr: str) -> Callable:
+    def fn(ctx):
+        card = ctx.card
+        if attr == "name":
+            return card.name
+        if attr == "abilities":
+            return len(card.abilities)
+        ctx.props.append((*card.at, attr))
+        return card.props.get(attr)
+    return fn
+
+
+def _ability_member(attr: str) -> Callable:
+    def fn(ctx):
+        a = ctx.node if isinstance(ctx.node, F.Ability) else \
+            (ctx.abilities[0] if len(ctx.abilities) == 1 else None)
+        if a is None:
+            return None
+        if attr == "zones":
+            return list(a.zones)
+        if attr == "effects":
+            return len(a.effects)
+        return getattr(a, attr)
+    return fn
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b if _is_num(a) and _is_num(b) else None
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _cmp(op: Callable) -> Callable:
+    def test(a, b):
+        if _is_num(a) and _is_num(b):
+            return op(a, b)
+        return False
+    return test
+
+
+def _eq(a, b):
+    return a is not None and b is not None and a == b
+
+
+def _contains(a, b):
+    return a is not None and isinstance(b, list) and a in b
+
+
+_TESTS = {
+    "==": _eq, "!=": lambda a, b: a is not None and b is not None and a != b,
+    "<": _cmp(lambda a, b: a < b), "<=": _cmp(lambda a, b: a <= b),
+    ">": _cmp(lambda a, b: a > b), ">=": _cmp(lambda a, b: a >= b),
+    "in": _contains, "not in": lambda a, b: a is not None and isinstance(b, list) and a not in b,
+}
+
+
+def _needs(q: Q) -> frozenset[str] | None:
+    """Kinds of which a card must have at least one for the query to hold (None: unknown)."""
+    if isinstance(q, Pattern):
+        return None if {"any", "ability"} & set(q.names) else frozenset(q.names)
+    if isinstance(q, Op) and q.op in ("and", "unless"):
+        options = [n for n in map(_needs, q.args[:1] if q.op == "unless" else q.args) if n]
+        return min(options, key=len) if options else None
+    if isinstance(q, Op) and q.op == "or":
+        a, b = _needs(q.args[0]), _needs(q.args[1])
+        return a | b if a is not None and b is not None else None
+    if isinstance(q, Op) and q.op in (">", ">=") and isinstance(q.args[0], (Count, Total)):
+        limit = q.args[1].value if isinstance(q.args[1], Lit) else None
+        if _is_num(limit) and limit >= (0 if q.op == ">" else 1):
+            pats = q.args[0].patterns if isinstance(q.args[0], Count) else \
+                [p for p, _ in q.args[0].measures]
+            parts = [_needs(p) for p in pats]
+            return frozenset().union(*parts) if all(p is not None for p in parts) else None
+    return None
+
+
+# ---------- checking cards ----------
+def for_ruleset(ruleset_doc: Doc) -> tuple[ForbidList, Names, dict[str, Any]]:
+    """A ruleset's forbid list with what reading its cards needs (names, property defaults)."""
+    from interpreter.compile.names import ruleset_names
+
+    raw = ruleset_doc.data if isinstance(ruleset_doc.data, dict) else {}
+    names = ruleset_names(raw)
+    defaults = {p: (d or {}).get("default") for p, d in (raw.get("properties") or {}).items()}
+    return load_forbid(ruleset_doc, names), names, defaults
+
+def read_cards(doc: Doc, names: Names, defaults: dict[str, Any]) -> list[F.Card]:
+    out = []
+    for i, raw in enumerate(doc.data.get("cards") or ()):
+        if isinstance(raw, dict):
+            out.append(F.read_card(raw, ("cards", i), names, defaults))
+    return out
+
+
+def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
+    """(entry, where) for every unit of every entry the card breaks."""
+    out = []
+    for entry in entries:
+        if entry.run is None or (entry.needs is not None and not entry.needs & card.kinds):
+            continue
+        scope = entry.query.scope
+        if scope == "card":
+            units = [(card.abilities, card.effects)]
+        elif scope == "ability":
+            units = [([a], a.effects) for a in card.abilities]
+        else:
+            units = [([e.ability], [e]) for e in card.effects]
+        for abilities, effects in units:
+            ctx = _Ctx(card, abilities, effects)
+            if entry.run(ctx):
+                where = ctx.hits[0] if ctx.hits else \
+                    (("prop", ctx.props[-1]) if ctx.props else ("prop", (*card.at, "name")))
+                out.append((entry, where))
+    return out
+
+
+def check_cards(forbid: ForbidList, names: Names, defaults: dict[str, Any],
+                docs: list[Doc]) -> list[Diagnostic]:
+    out = []
+    for doc in docs:
+        found = [_diagnostic(doc, card, entry, where)
+                 for card in read_cards(doc, names, defaults)
+                 for entry, where in violations(forbid.entries, card)]
+        out += sorted(found, key=lambda d: (d.line, d.col))
+    return out
+
+
+def _diagnostic(doc: Doc, card: F.Card, entry: Entry, where: tuple) -> Diagnostic:
+    if where[0] == "prop":
+        line, col = doc.pos(where[1])
+    else:
+        at, span = where
+        line, col = doc.text_pos(at, span.line, span.col)
+    return doc.diag_at(line, col, entry.id, f"{card.name}: {entry.explain}",
+                       f"tcg check --explain {entry.id}", entry.sentence)
+
+
+def explain(entry: Entry) -> str:
+    line, col = entry.doc.pos(entry.at)
+    lines = [f"{entry.id}  ({entry.doc.path}:{line}:{col})", f"  rule:      {entry.sentence}",
+             f"  explained: {entry.explain}"]
+    if entry.query_text:
+        lines.append(f"  query:     {entry.query_text}")
+    if entry.enforced:
+        lines.append(f"  enforced:  {entry.enforced}")
+    return "\n".join(lines)
