@@ -167,7 +167,7 @@ class _Compiler:
         return self.value(q, pat)
 
     def compare(self, q: Op, pat: tuple | None) -> Callable:
-        left, right = self.value(q.args[0], pat), self.value(q.args[1], pat)
+        left, right = self.value(q.args[0], pat), self.value(q.args[1], pat, words=True)
         test = _TESTS[q.op]
         limit = q.args[1].value if isinstance(q.args[1], Lit) else None
         if isinstance(q.args[0], (Count, Total)) and q.op in (">", ">=") and limit is not None:
@@ -178,12 +178,14 @@ class _Compiler:
         return fn
 
     # a value
-    def value(self, q: Q, pat: tuple | None) -> Callable:
+    def value(self, q: Q, pat: tuple | None, words: bool = False) -> Callable:
+        """A value; with `words`, a lone name is a word even where a field has that name (the
+        right side of a comparison, the items of a list)."""
         if isinstance(q, Lit):
             v = q.value
             return lambda ctx: v
         if isinstance(q, ListLit):
-            items = [self.value(i, pat) for i in q.items]
+            items = [self.value(i, pat, True) for i in q.items]
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(q, Op) and q.op == "+":
             a, b = self.value(q.args[0], pat), self.value(q.args[1], pat)
@@ -192,8 +194,13 @@ class _Compiler:
             return self.cond(q, pat)
         if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None:
             name = q.names[0]
-            if pat is not None and self._is_field(name, pat):
-                return _field_value(name)
+            if pat is not None and not words:
+                if self._is_field(name, pat):
+                    return _field_value(name)
+                return self._problem(q.span, f"forbid query: '{name}' is not a field of "
+                                             f"{'|'.join(pat)}",
+                                     did_you_mean(name, self._fields(pat)) or
+                                     f"fields: {', '.join(sorted(self._fields(pat))) or 'none'}")
             w = name
             return lambda ctx: w  # a word
         if isinstance(q, Pattern):
@@ -207,16 +214,18 @@ class _Compiler:
         return self._problem(getattr(q, "span", None), "this cannot be a value here")  # pragma: no cover
 
     def _is_field(self, name: str, pat: tuple) -> bool:
-        fields = self._fields(pat)
-        return fields is None or name in fields
+        return name in self._fields(pat)
 
-    def _fields(self, pat: tuple) -> tuple | None:
+    def _fields(self, pat: tuple) -> tuple:
+        """The fields of the pattern's kinds (`any`: every parameter name there is)."""
         out: set[str] = set()
         for n in pat:
-            f = self.effect_kinds.get(n, ()) if n in self.effect_kinds else ABILITY_PATTERNS.get(n, ())
-            if f is None:
-                return None
-            out.update(f)
+            if n == "any":
+                out.update(f for fs in self.effect_kinds.values() if fs for f in fs)
+            elif n in self.effect_kinds:
+                out.update(self.effect_kinds[n] or ())
+            else:
+                out.update(ABILITY_PATTERNS.get(n, ()))
         return tuple(out)
 
     def pattern(self, q: Pattern) -> Callable:
@@ -250,7 +259,7 @@ class _Compiler:
             if not self._is_field(fname, pattern.names):
                 self._problem(pattern.span, f"forbid query: '{fname}' is not a field of "
                                             f"{'|'.join(pattern.names)}",
-                              did_you_mean(fname, self._fields(pattern.names) or ()))
+                              did_you_mean(fname, self._fields(pattern.names)))
             parts.append((self.pattern(pattern), _field_value(fname)))
 
         def fn(ctx):
@@ -267,8 +276,7 @@ class _Compiler:
         return fn
 
     def member(self, q: Member, pat: tuple | None) -> Callable:
-        fields = self._fields(pat) if pat is not None else ()
-        is_field = pat is not None and (fields is None or q.obj in fields)
+        is_field = pat is not None and q.obj in self._fields(pat)
         if is_field and (q.attr in FIELD_ATTRS or q.obj not in ("card", "ability")):
             if q.attr not in FIELD_ATTRS or (q.attr == "max") != (q.arg is not None):
                 return self._problem(q.span, f"forbid query: unknown attribute '{q.attr}' of a "
