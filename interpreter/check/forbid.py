@@ -52,6 +52,7 @@ class Entry:
     query: Query | None = None
     run: Callable | None = None
     needs: frozenset[str] | None = None  # the card has none of these kinds: the query is false
+    memo: dict | None = None  # a query about the card's properties only: result per values
 
 
 @dataclass
@@ -122,6 +123,8 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
         diags.append(entry.doc.diag_at(line, col, "UNKNOWN-NAME", message, hint))
     if not compiler.problems:
         entry.run, entry.needs = fn, _needs(entry.query.cond)
+        if entry.query.scope == "card" and _properties_only(entry.query.cond):
+            entry.memo = {}
 
 
 # ---------- compiling a query ----------
@@ -368,7 +371,10 @@ def _field_value(name: str) -> Callable:
             return {"kind": node.kind}.get(name, node.name)
         if node is None or name not in node.args:
             return None
-        return _value(node, name)
+        key = (name, "")
+        if key not in node.memo:
+            node.memo[key] = _value(node, name)
+        return node.memo[key]
     return fn
 
 
@@ -389,22 +395,31 @@ def _times(n: float, mult: float) -> float:
 
 
 def _field_attr(name: str, attr: str, arg: str | None) -> Callable:
+    key = (name, attr, arg)
+
     def fn(ctx):
         e = ctx.node
         if not isinstance(e, F.Effect) or name not in e.args:
             return None
-        expr = e.args[name]
-        if attr == "count":
-            kind = e.types.get(name)
-            return _value(e, name) if kind == "number" else _times(F.cards_bound(expr, e.scope), e.mult)
-        if attr == "zone":
-            return F.zone(expr, e.scope)
-        if attr == "owner":
-            return F.owner(expr, e.scope)
-        if attr == "self":
-            return F.is_self(expr, e.scope)
-        return F.most(expr, arg, e.scope, e.ability.card)
+        if key not in e.memo:
+            e.memo[key] = _attribute(e, name, attr, arg)
+        return e.memo[key]
     return fn
+
+
+def _attribute(e: F.Effect, name: str, attr: str, arg: str | None) -> Any:
+    expr = e.args[name]
+    if attr == "count":
+        if e.types.get(name) == "number":
+            return _value(e, name)
+        return _times(F.cards_bound(expr, e.scope), e.mult)
+    if attr == "zone":
+        return F.zone(expr, e.scope)
+    if attr == "owner":
+        return F.owner(expr, e.scope)
+    if attr == "self":
+        return F.is_self(expr, e.scope)
+    return F.most(expr, arg, e.scope, e.ability.card)
 
 
 def _card_member(attr: str) -> Callable:
@@ -465,6 +480,25 @@ _TESTS = {
 }
 
 
+def _properties_only(q: Q) -> bool:
+    """The query reads nothing but the card's printed properties (so cards with the same
+    values get the same answer)."""
+    if isinstance(q, Member):
+        return q.obj == "card" and q.attr not in CARD_MEMBERS
+    if isinstance(q, Op) and q.op in _TESTS:
+        return _properties_only(q.args[0]) and _is_constant(q.args[1])
+    if isinstance(q, Op):
+        return all(_properties_only(a) for a in q.args)
+    return isinstance(q, Lit)
+
+
+def _is_constant(q: Q) -> bool:
+    """A literal, a list of them, or a word (a lone name on the right of a comparison)."""
+    if isinstance(q, ListLit):
+        return all(_is_constant(i) for i in q.items)
+    return isinstance(q, Lit) or (isinstance(q, Pattern) and q.cond is None and len(q.names) == 1)
+
+
 def _needs(q: Q) -> frozenset[str] | None:
     """Kinds of which a card must have at least one for the query to hold (None: unknown)."""
     if isinstance(q, Pattern):
@@ -504,20 +538,34 @@ def read_cards(doc: Doc, names: Names, defaults: dict[str, Any]) -> list[F.Card]
 
 
 def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
-    """(entry, where) for every unit of every entry the card breaks."""
+    """(entry, where) for every unit of every entry the card breaks. A unit without any of
+    the kinds an entry needs is skipped without running the query."""
     out = []
+    ctx = _Ctx(card, [], [])
     for entry in entries:
-        if entry.run is None or (entry.needs is not None and not entry.needs & card.kinds):
+        needs = entry.needs
+        if entry.run is None or (needs is not None and not needs & card.kinds):
             continue
         scope = entry.query.scope
+        if entry.memo is not None:
+            key = tuple(card.props.items())
+            if key not in entry.memo:
+                ctx.hits, ctx.props = [], []
+                hit = entry.run(ctx)
+                entry.memo[key] = (ctx.props[-1] if ctx.props else ("name",)) if hit else None
+            if entry.memo[key] is not None:
+                out.append((entry, ("prop", (*card.at, *entry.memo[key][-1:]))))
+            continue
         if scope == "card":
             units = [(card.abilities, card.effects)]
         elif scope == "ability":
-            units = [([a], a.effects) for a in card.abilities]
+            units = [([a], a.effects) for a in card.abilities if needs is None or needs & a.kinds]
         else:
-            units = [([e.ability], [e]) for e in card.effects]
+            units = [([e.ability], [e]) for e in card.effects
+                     if needs is None or e.kind in needs or e.ability.kind in needs]
         for abilities, effects in units:
-            ctx = _Ctx(card, abilities, effects)
+            ctx.abilities, ctx.effects, ctx.node = abilities, effects, None
+            ctx.hits, ctx.props = [], []
             if entry.run(ctx):
                 where = ctx.hits[0] if ctx.hits else \
                     (("prop", ctx.props[-1]) if ctx.props else ("prop", (*card.at, "name")))

@@ -10,6 +10,7 @@ variables in scope (`choose`, `let`, `for each`), never by running anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from interpreter.compile.names import FUNCTIONS, Names
@@ -31,6 +32,7 @@ class Effect:
     span: A.Span
     scope: dict[str, tuple]  # variable -> ("choose" | "let" | "each", node)
     ability: Ability
+    memo: dict = field(default_factory=dict)  # what queries asked of its fields, computed once
 
 
 @dataclass(slots=True)
@@ -43,6 +45,7 @@ class Ability:
     span: A.Span
     card: Card
     effects: list[Effect] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)  # its own kind and its effects' kinds
 
 
 @dataclass(slots=True)
@@ -51,11 +54,8 @@ class Card:
     props: dict[str, Any]  # printed values, property defaults applied
     at: tuple
     abilities: list[Ability] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
     kinds: set[str] = field(default_factory=set)  # every node kind present (for quick skips)
-
-    @property
-    def effects(self) -> list[Effect]:
-        return [e for a in self.abilities for e in a.effects]
 
 
 def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> Card:
@@ -63,19 +63,26 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
     props = {**defaults, **{k: v for k, v in raw.items() if k in names.properties}}
     card = Card(str(raw.get("name", "")), props, at)
     for j, text in enumerate(raw.get("abilities") or ()):
-        tree = _parsed(parse_ability, text)
+        tree = _parsed(_parse_ability, text)
         if tree is not None:
             card.abilities.append(_ability(tree, (*at, "abilities", j), card, names))
     if isinstance(raw.get("effect"), str):
-        body = _parsed(parse_body, raw["effect"])
+        body = _parsed(_parse_body, raw["effect"])
         if body is not None:
             ability = Ability("effect", "", (), _optional(body), (*at, "effect"), A.Span(1, 1), card)
             _Walker(ability, names).body(body, 1, {})
             card.abilities.append(ability)
     for a in card.abilities:
-        card.kinds.add(a.kind)
-        card.kinds.update(e.kind for e in a.effects)
+        a.kinds = {a.kind, *(e.kind for e in a.effects)}
+        card.kinds |= a.kinds
+        card.effects += a.effects
     return card
+
+
+# The AST is frozen, so a text read twice (a card set checked against several lists, the
+# same ability on many cards) is parsed once.
+_parse_ability = lru_cache(maxsize=1 << 16)(parse_ability)
+_parse_body = lru_cache(maxsize=1 << 16)(parse_body)
 
 
 def _parsed(parse, text: Any):
