@@ -129,11 +129,12 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
 
 # ---------- compiling a query ----------
 class _Ctx:
-    __slots__ = ("card", "abilities", "effects", "node", "hits", "props", "found")
+    __slots__ = ("card", "abilities", "effects", "node", "hits", "props", "found", "ability")
 
     def __init__(self, card: F.Card, abilities: list, effects: list) -> None:
         self.card, self.abilities, self.effects = card, abilities, effects
         self.node: Any = None
+        self.ability: F.Ability | None = None  # the unit's ability (none for a whole card)
         self.hits: list = []
         self.props: list = []
         self.found: list = []
@@ -436,8 +437,7 @@ def _card_member(attr: str) -> Callable:
 
 def _ability_member(attr: str) -> Callable:
     def fn(ctx):
-        a = ctx.node if isinstance(ctx.node, F.Ability) else \
-            (ctx.abilities[0] if len(ctx.abilities) == 1 else None)
+        a = ctx.node if isinstance(ctx.node, F.Ability) else ctx.ability
         if a is None:
             return None
         if attr == "zones":
@@ -565,6 +565,7 @@ def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
                      if needs is None or e.kind in needs or e.ability.kind in needs]
         for abilities, effects in units:
             ctx.abilities, ctx.effects, ctx.node = abilities, effects, None
+            ctx.ability = abilities[0] if scope != "card" else None
             ctx.hits, ctx.props = [], []
             if entry.run(ctx):
                 where = ctx.hits[0] if ctx.hits else \
