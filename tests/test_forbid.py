@@ -91,12 +91,16 @@ def _ruleset_with(query: str):
     ("per card: card.nmber > 2", "UNKNOWN-NAME", "card.", "did you mean 'number'"),
     ("per effect: destroy(target.size > 2)", "UNKNOWN-NAME", "target", "attribute"),
     ("per ability: when or draw(n > 2).n", "SYNTAX", ".n", "unexpected"),
+    ("per ability: when(event in [summon, relase])", "UNKNOWN-NAME", "relase", "did you mean 'release'"),
+    ("per effect: move(to.zone == hnd)", "UNKNOWN-NAME", "hnd", "names no zone"),
+    ("per ability: cannot(name == atack)", "UNKNOWN-NAME", "atack", "did you mean 'attack'"),
+    ("per effect: set(state == 疲", "SYNTAX", "", "end of query"),
 ])
 def test_query_mistakes_are_positioned(query, code, at, words):
     doc = _ruleset_with(query)
     diags = forbid.for_ruleset(doc)[0].diagnostics
     line = next(i for i, x in enumerate(doc.text.splitlines(), 1) if f'query: "{query}"' in x)
-    col = len('    query: "') + query.index(at) + 1
+    col = len('    query: "') + (query.index(at) if at else len(query)) + 1
     assert [(d.code, d.line, d.col) for d in diags] == [(code, line, col)], diags
     assert words in diags[0].message + diags[0].hint
 

@@ -172,6 +172,7 @@ class _Compiler:
 
     def compare(self, q: Op, pat: tuple | None) -> Callable:
         left, right = self.value(q.args[0], pat), self.value(q.args[1], pat, words=True)
+        self._check_words(q.args[0], q.args[1], pat)
         test = _TESTS[q.op]
         limit = q.args[1].value if isinstance(q.args[1], Lit) else None
         if isinstance(q.args[0], (Count, Total)) and q.op in (">", ">=") and limit is not None:
@@ -180,6 +181,38 @@ class _Compiler:
         def fn(ctx):
             return test(left(ctx), right(ctx))
         return fn
+
+    def _check_words(self, left: Q, right: Q, pat: tuple | None) -> None:
+        """Words compared with a zone, an event, an action, a state or a property must name
+        one: a misspelt word would silently never match."""
+        known = self._domain(left, pat)
+        if known is None:
+            return
+        items = right.items if isinstance(right, ListLit) else (right,)
+        for item in items:
+            word = item.names[0] if isinstance(item, Pattern) and item.cond is None else \
+                item.value if isinstance(item, Lit) and isinstance(item.value, str) else None
+            if word is not None and word not in known:
+                self._problem(item.span, f"forbid query: '{word}' names no {known.what}",
+                              did_you_mean(word, known))
+
+    def _domain(self, q: Q, pat: tuple | None) -> _Known | None:
+        n = self.names
+        if isinstance(q, Member) and q.attr == "zone":
+            return _Known(n.zones, "zone")
+        if not (isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None and pat):
+            return None
+        field = q.names[0]
+        if field == "event":
+            return _Known(n.events, "event")
+        if field == "verb":
+            return _Known(n.verbs, "verb")
+        if field == "name" and set(pat) & {"cannot", "can"}:
+            return _Known({*n.actions, *n.verbs, *n.rule_ids}, "action, verb or requirement")
+        if field == "prop":
+            return _Known(n.properties, "property")
+        types = {p.type for k in pat for p in (n.params_of(k) or ()) if p.name == field}
+        return _Known(n.states, "state") if types == {"state"} else None
 
     # a value
     def value(self, q: Q, pat: tuple | None, words: bool = False) -> Callable:
@@ -299,6 +332,14 @@ class _Compiler:
             return _ability_member(q.attr)
         return self._problem(q.span, f"forbid query: unknown name '{q.obj}'",
                              "use card.PROPERTY, ability.ATTRIBUTE, or FIELD.ATTRIBUTE inside a pattern")
+
+
+class _Known(set):
+    """A set of names, and what they are called in messages."""
+
+    def __init__(self, names, what: str) -> None:
+        super().__init__(names)
+        self.what = what
 
 
 def _logic(op: str, parts: list[Callable]) -> Callable:

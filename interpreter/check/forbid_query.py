@@ -168,7 +168,7 @@ def parse_query(text: str) -> Query:
             "a query reads `per card|ability|effect: CONDITION`"
         token = getattr(e, "token", None)
         what = f"unexpected {str(token)!r}" if token is not None and str(token) else \
-            "cannot parse this query"
+            "unexpected end of query"
         raise ParseError(what, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1,
                          hint) from None
 
