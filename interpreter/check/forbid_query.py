@@ -167,10 +167,11 @@ def parse_query(text: str) -> Query:
         hint = "expected " + ", ".join(expected[:8]) if expected else \
             "a query reads `per card|ability|effect: CONDITION`"
         token = getattr(e, "token", None)
-        what = f"unexpected {str(token)!r}" if token is not None and str(token) else \
-            "unexpected end of query"
-        raise ParseError(what, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1,
-                         hint) from None
+        if token is not None and str(token):
+            raise ParseError(f"unexpected {str(token)!r}", getattr(e, "line", 1) or 1,
+                             getattr(e, "column", 1) or 1, hint) from None
+        line, col = text.count("\n") + 1, len(text) - (text.rfind("\n") + 1) + 1
+        raise ParseError("unexpected end of query", line, col, hint) from None
 
 
 def _describe(terminal: str) -> str:
