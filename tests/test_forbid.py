@@ -50,6 +50,14 @@ def test_every_entry_with_a_query_has_cases():
     assert queried <= cased, queried - cased
 
 
+def test_every_entry_without_a_query_says_how_it_is_tested():
+    enforced_only = {e.id for e in ENTRIES.entries if not e.query_text}
+    assert set(CASES["enforced"]) == enforced_only
+    root = Path(__file__).parent.parent
+    for entry_id, how in CASES["enforced"].items():
+        assert "untestable" in how or (root / how["test"]).is_file(), entry_id
+
+
 @pytest.mark.parametrize("i", range(len(CASES["cases"])),
                          ids=[f"{c['entry']}-{i}" for i, c in enumerate(CASES["cases"])])
 def test_case_breaks_and_near_miss_passes(i: int):
