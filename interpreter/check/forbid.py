@@ -122,7 +122,7 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
         line, col = entry.doc.text_pos(at, span.line, span.col)
         diags.append(entry.doc.diag_at(line, col, "UNKNOWN-NAME", message, hint))
     if not compiler.problems:
-        entry.run, entry.needs = fn, _needs(entry.query.cond)
+        entry.run, entry.needs = fn, _needs(entry.query.cond, compiler.having())
         if entry.query.scope == "card" and _properties_only(entry.query.cond):
             entry.memo = {}
 
@@ -149,6 +149,14 @@ class _Compiler:
         self.effect_kinds = {**{n: tuple(p.name for p in prim.params) for n, prim in PRIMITIVES.items()},
                              **{v: tuple(p.name for p in ps) for v, ps in names.verbs.items()},
                              "modify": F.MODIFY_FIELDS, "any": None}
+
+    def having(self) -> dict[str, set[str]]:
+        """Field name -> the effect kinds that have it."""
+        out: dict[str, set[str]] = {}
+        for kind, fields in self.effect_kinds.items():
+            for f in fields or ():
+                out.setdefault(f, set()).add(kind)
+        return out
 
     def _problem(self, span, message: str, hint: str = "") -> Callable:
         self.problems.append((span, message, hint))
@@ -540,24 +548,50 @@ def _is_constant(q: Q) -> bool:
     return isinstance(q, Lit) or (isinstance(q, Pattern) and q.cond is None and len(q.names) == 1)
 
 
-def _needs(q: Q) -> frozenset[str] | None:
-    """Kinds of which a card must have at least one for the query to hold (None: unknown)."""
+def _needs(q: Q, having: dict[str, set[str]]) -> frozenset[str] | None:
+    """Kinds of which a card must have at least one for the query to hold (None: unknown).
+    `having` maps a field name to the kinds that have it (for `any(...)`)."""
     if isinstance(q, Pattern):
-        return None if {"any", "ability"} & set(q.names) else frozenset(q.names)
+        if "ability" in q.names:
+            return None
+        if "any" in q.names:
+            return _any_needs(q.cond, having)
+        return frozenset(q.names)
     if isinstance(q, Op) and q.op in ("and", "unless"):
-        options = [n for n in map(_needs, q.args[:1] if q.op == "unless" else q.args) if n]
+        options = [n for n in (_needs(a, having) for a in q.args[:1 if q.op == "unless" else 2]) if n]
         return min(options, key=len) if options else None
     if isinstance(q, Op) and q.op == "or":
-        a, b = _needs(q.args[0]), _needs(q.args[1])
+        a, b = _needs(q.args[0], having), _needs(q.args[1], having)
         return a | b if a is not None and b is not None else None
     if isinstance(q, Op) and q.op in (">", ">=") and isinstance(q.args[0], (Count, Total)):
         limit = q.args[1].value if isinstance(q.args[1], Lit) else None
         if _is_num(limit) and limit >= (0 if q.op == ">" else 1):
             pats = q.args[0].patterns if isinstance(q.args[0], Count) else \
                 [p for p, _ in q.args[0].measures]
-            parts = [_needs(p) for p in pats]
+            parts = [_needs(p, having) for p in pats]
             return frozenset().union(*parts) if all(p is not None for p in parts) else None
     return None
+
+
+def _any_needs(cond: Q | None, having: dict[str, set[str]]) -> frozenset[str] | None:
+    """`any(cond)` without negations can only match a node that has a field cond reads."""
+    fields: set[str] = set()
+
+    def walk(q) -> bool:
+        if isinstance(q, Op):  # a comparison's right side is words: only its left side reads
+            sides = q.args if q.op in ("and", "or") else q.args[:1]
+            return q.op not in ("not", "unless") and all(walk(a) for a in sides)
+        if isinstance(q, Member):
+            fields.add(q.obj)
+            return True
+        if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None:
+            fields.add(q.names[0])
+            return True
+        return isinstance(q, (Lit, ListLit))
+
+    if cond is None or not walk(cond):
+        return None
+    return frozenset(k for f in fields for k in having.get(f, ()))
 
 
 # ---------- checking cards ----------
