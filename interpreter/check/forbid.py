@@ -672,10 +672,18 @@ def _diagnostic(doc: Doc, card: F.Card, entry: Entry, where: tuple) -> Diagnosti
 
 def explain(entry: Entry) -> str:
     line, col = entry.doc.pos(entry.at)
-    lines = [f"{entry.id}  ({entry.doc.path}:{line}:{col})", f"  rule:      {entry.sentence}",
+    lines = [f"{entry.id}  ({_shown(entry.doc.path)}:{line}:{col})", f"  rule:      {entry.sentence}",
              f"  explained: {entry.explain}"]
     if entry.query_text:
         lines.append(f"  query:     {entry.query_text}")
     if entry.enforced:
         lines.append(f"  enforced:  {entry.enforced}")
     return "\n".join(lines)
+
+
+def _shown(path: str) -> str:
+    """A path relative to the working directory when it is below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path

@@ -32,9 +32,7 @@ def sarif(diagnostics: list[Diagnostic]) -> dict:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "tcg check", "informationUri":
-                                "https://example.invalid/tcg-interpreter/docs/LANGUAGE.md",
-                                "rules": list(rules.values())}},
+            "tool": {"driver": {"name": "tcg check", "rules": list(rules.values())}},
             "results": [_result(d, list(rules).index(d.code)) for d in diagnostics],
         }],
     }
