@@ -160,7 +160,9 @@ def _check(args: argparse.Namespace) -> int:
     if not args.paths:
         raise TcgError("give the files or folders to check")
     report = check_paths([Path(p) for p in args.paths])
-    print(render(report, args.format))
+    rendered = render(report, args.format)
+    if rendered:
+        print(rendered)
     n = len(report.errors)
     print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
           file=sys.stderr)
