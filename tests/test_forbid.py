@@ -178,3 +178,19 @@ def test_json_output_lists_every_diagnostic(capsys):
         ("SYNTAX", 6, 119), ("UNKNOWN-VERB", 8, 105), ("DRAW-TWO", 5, 107), ("NO-WIN", 7, 60),
         ("ACE-IS-ONE", 9, 33)]
     assert out[3]["rule"] == "『このゲームに勝利する』効果はなしとする。"
+
+
+def test_the_documented_queries_compile():
+    """Every query written in LANGUAGE.md's forbid-list section compiles against the ruleset."""
+    import re
+
+    from interpreter.check.forbid_compile import compile_query
+    from interpreter.check.forbid_query import parse_query
+
+    text = (Path(__file__).parent.parent / "docs" / "LANGUAGE.md").read_text("utf-8")
+    section = text[text.index("### 1.8 Forbid lists"):text.index("## 2. The effect language")]
+    queries = [q.replace('\\"', '"') for q in re.findall(r'query: "(.*)"$', section, re.M)]
+    queries += re.findall(r"^(per (?:card|ability|effect): .*?)(?:\s+#.*)?$", section, re.M)
+    assert len(queries) >= 10
+    for q in queries:
+        assert compile_query(parse_query(q), NAMES).problems == [], q
