@@ -82,7 +82,8 @@ def test_violation_points_at_the_offending_call():
             '      - "when summon where self in card: may { draw(you, 1); draw(you, 2) }"\n')
     (d,) = forbid.check_cards(ENTRIES, NAMES, DEFAULTS, [load_text(text, "x.yaml")])
     col = text.splitlines()[7].index("draw(you, 2)") + 1  # the second draw: there it goes over 2
-    assert (d.code, d.line, d.col) == ("DRAW-TWO", 8, col)
+    assert (d.code, d.line, d.col, d.end_col) == ("DRAW-TWO", 8, col, col + len("draw(you, 2)"))
+    assert d.render().splitlines()[2].strip() == "^" * len("draw(you, 2)")
     assert d.ref.startswith("効果テキストにおいて") and "two cards" in d.message
 
 
@@ -166,6 +167,8 @@ def test_sarif_output_has_the_sarif_shape(capsys):
     results = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
                for r in run["results"]]
     assert ("NO-WIN", 7) in results and ("DRAW-TWO", 5) in results
+    regions = {r["ruleId"]: r["locations"][0]["physicalLocation"]["region"] for r in run["results"]}
+    assert regions["NO-WIN"] == {"startLine": 7, "startColumn": 60, "endColumn": 68}
     assert all(r["ruleIndex"] == rules.index(r["ruleId"]) for r in run["results"])
     no_win = run["tool"]["driver"]["rules"][rules.index("NO-WIN")]
     assert no_win["fullDescription"]["text"] == "『このゲームに勝利する』効果はなしとする。"
@@ -177,6 +180,8 @@ def test_json_output_lists_every_diagnostic(capsys):
     assert [(d["code"], d["line"], d["col"]) for d in out] == [
         ("SYNTAX", 6, 119), ("UNKNOWN-VERB", 8, 105), ("DRAW-TWO", 5, 107), ("NO-WIN", 7, 60),
         ("ACE-IS-ONE", 9, 33)]
+    # the span of the offending text: the call `draw(you, 3)`, `win(you)`, the value `2`
+    assert [d["end_col"] for d in out[2:]] == [107 + 12, 60 + 8, 33 + 1]
     assert out[3]["rule"] == "『このゲームに勝利する』効果はなしとする。"
 
 

@@ -8,8 +8,9 @@ any entry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,9 @@ from interpreter.check import forbid_facts as F
 from interpreter.check.forbid_compile import Ctx, compile_query
 from interpreter.check.forbid_query import Query, parse_query
 from interpreter.compile.names import Names
+from interpreter.compile.texts import get_at
 from interpreter.diagnostics import Diagnostic, DiagnosticError
-from interpreter.lang.parser import ParseError
+from interpreter.lang.parser import ParseError, normalize
 from interpreter.load.yamlpos import Doc, load_yaml
 
 
@@ -176,11 +178,54 @@ def check_cards(forbid: ForbidList, names: Names, defaults: dict[str, Any],
 def _diagnostic(doc: Doc, card: F.Card, entry: Entry, where: tuple) -> Diagnostic:
     if where[0] == "prop":
         line, col = doc.pos(where[1])
+        end = col + len(str(get_at(doc.data, where[1]))) + (doc.line_text(line)[col - 1:col] in "\"'")
     else:
-        at, span = where
+        at, span, whole = where
         line, col = doc.text_pos(at, span.line, span.col)
-    return doc.diag_at(line, col, entry.id, f"{card.name}: {entry.explain}",
-                       f"tcg check --explain {entry.id}", entry.sentence)
+        end = _end_col(doc, at, span, line, whole)
+    d = doc.diag_at(line, col, entry.id, f"{card.name}: {entry.explain}",
+                    f"tcg check --explain {entry.id}", entry.sentence)
+    return replace(d, end_col=end)
+
+
+def _end_col(doc: Doc, at: tuple, span, line: int, whole: bool) -> int:
+    """Where the offending node ends: a call at its closing parenthesis, a statement or an
+    ability where it ends (on the line it starts on)."""
+    text = normalize(get_at(doc.data, at))
+    lines = text.split("\n")
+    start = sum(len(x) + 1 for x in lines[:span.line - 1]) + span.col - 1
+    stop = _extent(text, start, not whole)
+    stop_line = text.count("\n", 0, stop) + 1
+    if stop_line != span.line:
+        return len(doc.line_text(line)) + 1
+    end_line, end_col = doc.text_pos(at, stop_line, stop - (text.rfind("\n", 0, stop) + 1) + 1)
+    return end_col if end_line == line else len(doc.line_text(line)) + 1
+
+
+_CALL = re.compile(r"[^\W\d]\w*\s*\(")
+
+
+def _extent(text: str, i: int, call: bool) -> int:
+    depth, j = 0, i
+    call = call and _CALL.match(text, i) is not None
+    while j < len(text):
+        ch = text[j]
+        if ch in "\"「":
+            j = text.find("」" if ch == "「" else '"', j + 1)
+            if j < 0:
+                return len(text)
+        elif ch in "({":
+            depth += 1
+        elif ch == ")" and depth == 0 and not call:
+            pass  # a modifier's span starts inside `(target)`: its parenthesis closes here
+        elif ch in ")}":
+            depth -= 1
+            if depth < 0 or (call and depth == 0):
+                return j + (depth == 0)
+        elif ch == ";" and depth == 0:
+            break
+        j += 1
+    return len(text[:j].rstrip()) if j <= len(text) else len(text)
 
 
 def explain(entry: Entry) -> str:

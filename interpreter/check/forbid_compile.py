@@ -323,9 +323,11 @@ def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool) -> Call
 
 
 def _where(node) -> tuple:
+    """(place of the text, span, whether the node is a whole statement or ability rather than
+    a call)."""
     if isinstance(node, F.Effect):
-        return (node.ability.at, node.span)
-    return (node.at, node.span)
+        return (node.ability.at, node.span, node.kind == "modify")
+    return (node.at, node.span, True)
 
 
 def _over(measure: Callable, test: Callable, limit: Any, op: str) -> Callable:

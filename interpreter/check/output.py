@@ -20,8 +20,9 @@ def render(report: Report, fmt: str) -> str:
 
 
 def _as_dict(d: Diagnostic) -> dict:
-    return {"path": d.path, "line": d.line, "col": d.col, "severity": d.severity, "code": d.code,
-            "message": d.message, "help": d.hint, "rule": d.ref}
+    return {"path": d.path, "line": d.line, "col": d.col, "end_col": d.end_col or None,
+            "severity": d.severity, "code": d.code, "message": d.message, "help": d.hint,
+            "rule": d.ref}
 
 
 def sarif(diagnostics: list[Diagnostic]) -> dict:
@@ -56,6 +57,13 @@ def _result(d: Diagnostic, index: int) -> dict:
         "message": {"text": text},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": Path(d.path).as_posix()},
-            "region": {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)},
+            "region": _region(d),
         }}],
     }
+
+
+def _region(d: Diagnostic) -> dict:
+    region = {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)}
+    if d.end_col > d.col:
+        region["endColumn"] = d.end_col  # SARIF: the column after the last character
+    return region
