@@ -83,13 +83,25 @@ def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
 
 
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
+    """Each rule bounds how many cards match (or the `total` of a property over them), and
+    with `copies` how many copies of each matching name there are."""
     out = []
     cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
     view = _Printed(game, cards)
     for rule, cond in game.ruleset.deck_rules:
-        n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
+        matching = [i for i in range(len(cards)) if cond(view, {"it": i})]
+        code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
+        prop = rule.get("total")
+        n = sum(view.printed(i, prop) or 0 for i in matching) if prop else len(matching)
         if n > rule.get("max", n) or n < rule.get("min", n):
-            out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
-                                     f"{rule.get('message', rule['where'])} (this deck has {n})",
+            what = f"a total {prop} of {n}" if prop else str(n)
+            out.append(deck.doc.diag((), code, f"{message} (this deck has {what})",
                                      ref=rule.get("ref", "")))
+        if "copies" in rule:
+            for name, k in Counter(cards[i].name for i in matching).items():
+                if k > rule["copies"]:
+                    section = next(s for s, names in deck.sections.items() if name in names)
+                    out.append(deck.doc.diag((section, name), code,
+                                             f"{message} ({k} copies of {name!r})",
+                                             ref=rule.get("ref", "")))
     return out

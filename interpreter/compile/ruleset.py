@@ -20,6 +20,7 @@ from interpreter.engine.model import (
     StateDef,
     StateRule,
     VerbDef,
+    WindowDef,
     ZoneDef,
 )
 from interpreter.lang import ast as A
@@ -61,6 +62,7 @@ class RulesetBuilder:
         rs.verbs = self._verbs()
         rs.actions = self._actions()
         rs.phases = self._phases()
+        rs.windows = self._windows()
         rs.end_rules = self._end_rules()
         rs.state_rules = self._state_rules()
         rs.heuristic = self._expr(("heuristic",), {"player"}, "expr") if raw.get("heuristic") \
@@ -219,20 +221,29 @@ class RulesetBuilder:
         out = []
         for i, d in enumerate(self.raw.get("turn") or ()):
             at = ("turn", i)
-            for j, action in enumerate(d.get("actions") or ()):
-                if action not in self.names.actions:
-
-                    self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
-                                                    f"unknown action {action!r}",
-                                                    did_you_mean(action, self.names.actions)))
             out.append(PhaseDef(
                 name=d.get("phase", f"phase{i}"),
                 when=self._expr((*at, "if"), set()) if d.get("if") else None,
                 body=self._body((*at, "do"), set()) if d.get("do") else (),
-                actions=tuple(a for a in d.get("actions") or () if a in self.names.actions),
+                actions=self._action_list(at, d.get("actions")),
                 ref=d.get("ref", ""),
+                max_actions=d.get("max_actions"),
             ))
         return tuple(out)
+
+    def _windows(self) -> dict[str, WindowDef]:
+        return {name: WindowDef(name, self._action_list(("windows", name), (d or {}).get("actions")),
+                                (d or {}).get("max_actions"))
+                for name, d in (self.raw.get("windows") or {}).items()}
+
+    def _action_list(self, at: tuple, actions: list | None) -> tuple[str, ...]:
+        """The known actions of a phase's or window's list; unknown ones are reported."""
+        for j, action in enumerate(actions or ()):
+            if action not in self.names.actions:
+                self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
+                                                f"unknown action {action!r}",
+                                                did_you_mean(action, self.names.actions)))
+        return tuple(a for a in actions or () if a in self.names.actions)
 
     def _end_rules(self) -> tuple[LossRule, ...]:
         out = []
