@@ -198,7 +198,9 @@ def _prop_expect(g: GameState, spec: dict) -> list[str]:
     i = int(index)
     if i >= len(cards):
         return [f"{spec['card']}: no card there ({len(cards)} in {key})"]
-    got = g.get(cards[i], spec["prop"])
+    prop = spec["prop"]
+    got = g.counters.get((cards[i], prop), 0) if prop in g.game.ruleset.counters \
+        else g.get(cards[i], prop)
     if got != spec["value"]:
         return [f"{spec['card']} ({g.defs[cards[i]].name}) {spec['prop']}: "
                 f"expected {spec['value']!r}, got {got!r}"]
