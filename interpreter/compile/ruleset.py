@@ -269,6 +269,14 @@ class RulesetBuilder:
         """Deck construction rules: `where` reads each card's printed properties."""
         out = []
         for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
+            total = rule.get("total")
+            if total is not None and self.names.property_types.get(total) != "number":
+                self.diags.append(self.doc.diag(
+                    ("deck", "rules", i, "total"), "UNKNOWN-PROPERTY",
+                    f"'{total}' is not a number property",
+                    did_you_mean(total, [p for p, t in self.names.property_types.items()
+                                         if t == "number"])))
+                continue
             fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
             if fn is not None:
                 out.append((rule, fn))
