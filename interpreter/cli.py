@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", default="random,random", help="e.g. random,random or human,random")
     play.add_argument("--log", help="write the JSON Lines log here")
+    play.add_argument("--turns", type=int, default=None, metavar="N",
+                      help="the match's turn limit (instead of the ruleset's limits.turns); "
+                           "at the limit the ruleset's judgement decides, or it is a draw")
     play.add_argument("--quiet", action="store_true", help="print only the result line")
     play.set_defaults(run=_play)
 
@@ -101,7 +104,9 @@ def _play(args: argparse.Namespace) -> int:
     elif args.ruleset is None:
         raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
     else:
-        setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","))
+        if args.turns is not None and args.turns < 1:
+            raise TcgError(f"--turns must be at least 1, got {args.turns}")
+        setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = agents.index("human") if "human" in agents else None

@@ -65,43 +65,64 @@ def _sizes(deck: Deck, sections: dict) -> list[Diagnostic]:
 
 
 def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
-    out = []
-    counts = Counter(n for names in deck.sections.values() for n in names)
     copies = rules.get("copies") or {}
-    limit = copies.get("max")
-    allowed = {**{n: limit for n in counts}, **(rules.get("restricted") or {})}
-    for name in rules.get("banned") or ():
-        allowed[name] = 0
+    limit, own = copies.get("max"), copies.get("property")
+    allowed = {**(rules.get("restricted") or {}), **{n: 0 for n in rules.get("banned") or ()}}
+    counts = Counter(n for names in deck.sections.values() for n in names)
+    out = []
     for name, n in counts.items():
-        cap = allowed.get(name)
+        cap = allowed.get(name, limit)
+        card = game.cards.get(name)
+        if name not in allowed and own and card is not None and card.props.get(own) is not None:
+            cap = max(cap or 0, card.props[own])  # the card's text allows more copies
         if cap is not None and n > cap and name not in (copies.get("except") or ()):
             section = next(s for s, names in deck.sections.items() if name in names)
-            out.append(deck.doc.diag((section, name), "DECK-COPIES",
-                                     f"{n} copies of {name!r}; at most {cap} allowed",
-                                     ref=copies.get("ref", "")))
+            out.append(_too_many(deck, section, name, n, cap, copies.get("ref", "")))
+    for section, spec in (rules.get("sections") or {}).items():
+        cap = (spec or {}).get("copies")
+        for name, n in Counter(deck.sections.get(section, ())).items():
+            if cap is not None and n > cap:
+                out.append(_too_many(deck, section, name, n, cap, spec.get("ref", ""),
+                                     f" in {section}"))
     return out
 
 
+def _too_many(deck: Deck, section: str, name: str, n: int, cap: int, ref: str,
+              where: str = "") -> Diagnostic:
+    return deck.doc.diag((section, name), "DECK-COPIES",
+                         f"{n} copies of {name!r}{where}; at most {cap} allowed", ref=ref)
+
+
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
-    """Each rule bounds how many cards match (or the `total` of a property over them), and
-    with `copies` how many copies of each matching name there are."""
+    """How many cards match each rule's `where` (in the whole deck, or in its `section`), or
+    the `total` of a property over them; with `copies`, how many copies of each such name."""
     out = []
-    cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
-    view = _Printed(game, cards)
     for rule, cond in game.ruleset.deck_rules:
+        sections = [rule["section"]] if "section" in rule else list(deck.sections)
+        cards = [game.cards[n] for s in sections for n in deck.sections.get(s, ())
+                 if n in game.cards]
+        view = _Printed(game, cards)
         matching = [i for i in range(len(cards)) if cond(view, {"it": i})]
         code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
         prop = rule.get("total")
         n = sum(view.printed(i, prop) or 0 for i in matching) if prop else len(matching)
         if n > rule.get("max", n) or n < rule.get("min", n):
+            at = (rule["section"],) if rule.get("section") in deck.sections else ()
             what = f"a total {prop} of {n}" if prop else str(n)
-            out.append(deck.doc.diag((), code, f"{message} (this deck has {what})",
+            out.append(deck.doc.diag(at, code, f"{message} (this deck has {what})",
                                      ref=rule.get("ref", "")))
         if "copies" in rule:
-            for name, k in Counter(cards[i].name for i in matching).items():
-                if k > rule["copies"]:
-                    section = next(s for s, names in deck.sections.items() if name in names)
-                    out.append(deck.doc.diag((section, name), code,
-                                             f"{message} ({k} copies of {name!r})",
-                                             ref=rule.get("ref", "")))
+            out += _rule_copies(deck, rule, sections, [cards[i].name for i in matching])
+    return out
+
+
+def _rule_copies(deck: Deck, rule: dict, sections: list[str], names: list[str]) -> list:
+    """A rule's `copies`: at most that many of each name among the cards it matched."""
+    out = []
+    code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
+    for name, k in Counter(names).items():
+        if k > rule["copies"]:
+            section = next(s for s in sections if name in deck.sections.get(s, ()))
+            out.append(deck.doc.diag((section, name), code, f"{message} ({k} copies of {name!r})",
+                                     ref=rule.get("ref", "")))
     return out

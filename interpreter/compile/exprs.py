@@ -117,8 +117,23 @@ def _attached(g: GameState, value: Any) -> tuple[int, ...]:
 
 
 def _total(g: GameState, value: Any, prop: str) -> int:
+    if prop in g.game.ruleset.counters:
+        return sum(g.counters.get((cid, prop), 0) for cid in vm.as_cards(g, value))
     read = g.game.readers[prop]
     return sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
+
+
+def _union(g: GameState, *values: Any) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(c for v in values for c in vm.as_cards(g, v)))
+
+
+def _random(g: GameState, n: Any) -> int | None:
+    n = single(n)
+    return g.rng.randint(1, n) if isinstance(n, int) and n >= 1 else None
+
+
+def _turn_order(g: GameState) -> tuple[int, ...]:
+    return tuple(vm.apnap(g))
 
 
 def _memoized(fn: Fn) -> Fn:
@@ -149,6 +164,7 @@ _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
     "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
+    "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards,
 }
 
@@ -186,7 +202,7 @@ class ExprCompiler:
             name, names = node.id, self.names
             if name == "it" or (in_filter and names.card_field(name)):
                 return {"it"}
-            if name in ("turn_player", "players") or name in names.states \
+            if name in ("turn_player", "players", "turn_order") or name in names.states \
                     or name in names.enums or names.zones.get(name):
                 return set()
             return {name}
@@ -275,6 +291,8 @@ class _Generator:
             return "g.turn_player"
         if name == "players":
             return "tuple(g.players)"
+        if name == "turn_order":
+            return "_turn_order(g)"
         if name in names.states or name in names.enums:
             return repr(name)
         if names.zones.get(name):
@@ -368,4 +386,6 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "other": lambda a: f"(lambda p: None if p is None else g.other(p))(single({a[0]}))",
     "playable": lambda a: f"_playable(g, {a[0]})",
     "attached": lambda a: f"_attached(g, {a[0]})",
+    "random": lambda a: f"_random(g, {a[0]})",
+    "union": lambda a: f"_union(g, {', '.join(a)})",
 }
