@@ -90,14 +90,16 @@ def test_missing_file_is_reported_not_raised():
 
 def test_deck_rules_total_and_copies(tmp_path: Path):
     """A rule may bound the total of a property (恩恵スキルレベル ≤ 10) or the copies of each
-    matching name (ユニーク: one per kind across the sections) — マナカード's deck rules."""
+    matching name (ユニーク: one per kind across the sections), or what one section holds —
+    マナカード's deck rules."""
     deck = tmp_path / "deck.yaml"
-    deck.write_text("ruleset: manacard\nmain: {見習い剣士: 48, 赤竜: 2}\nskill: {火の玉: 50}\n"
+    deck.write_text("ruleset: manacard\nmain: {見習い剣士: 48, 赤竜: 2}\n"
+                    "skill: {火の玉: 49, 槍兵: 1}\n"
                     "status: {剛力の加護: 1, 賢者の加護: 1, 俊足の加護: 1}\n", encoding="utf-8")
     r = tcg("check", str(deck))
     assert r.returncode == 1, r.stdout
     codes = {h[3] for h in headers(r.stdout)}
-    assert codes == {"DECK-BLESSING", "DECK-UNIQUE"}, r.stdout
+    assert codes == {"DECK-BLESSING", "DECK-UNIQUE", "DECK-SKILL-KINDS"}, r.stdout
     assert "a total level of 12" in r.stdout and "2 copies of '赤竜'" in r.stdout, r.stdout
     legal = tcg("check", "cards/manacard/decks")
     assert legal.returncode == 0, legal.stdout
