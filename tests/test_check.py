@@ -103,3 +103,16 @@ def test_deck_rules_total_and_copies(tmp_path: Path):
     assert "a total level of 12" in r.stdout and "2 copies of '赤竜'" in r.stdout, r.stdout
     legal = tcg("check", "cards/manacard/decks")
     assert legal.returncode == 0, legal.stdout
+
+
+def test_windows_name_known_actions(tmp_path: Path):
+    """A window lists actions; `offer` names an action or a window: typos are reported."""
+    mini = (ROOT / "tests/rulesets/mini.yaml").read_text(encoding="utf-8")
+    bad = mini.replace("    actions: [tool, cast]\n", "    actions: [tool, cats]\n") \
+              .replace('do: "offer(opponent, reply)"', 'do: "offer(opponent, replly)"')
+    path = tmp_path / "mini.yaml"
+    path.write_text(bad, encoding="utf-8")
+    r = tcg("check", str(path))
+    assert r.returncode == 1, r.stdout
+    assert [h[3] for h in headers(r.stdout)] == ["UNKNOWN-ACTION", "UNKNOWN-ACTION"], r.stdout
+    assert "did you mean 'cast'?" in r.stdout and "did you mean 'reply'?" in r.stdout, r.stdout
