@@ -1,6 +1,6 @@
 """Deck legality as data, for every game through the same rules: sizes, copies across sections,
 banned and restricted lists, counted rules, per-group limits (unique names, one text per
-rank), distinct-name counts, property sums (level-sum limits) and rules limited to sections."""
+rank), distinct-name counts, property totals (level-sum limits) and rules limited to sections."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ deck:
       message: "side cards have unique names"
     - id: SPIRIT-POWER
       where: "kind == spirit"
-      sum: power
+      total: power
       max: 4
       message: "spirits' power adds up to 4 at most"
 """
@@ -105,7 +105,7 @@ def test_deck_rule_names_are_checked(tmp_path):
     from interpreter.check.files import check_paths
 
     text = (TESTS / "rulesets" / "mini.yaml").read_text("utf-8") + MINI_DECK_RULES.replace(
-        "sum: power", "sum: kind").replace("sections: [side]", "sections: [sid]")
+        "total: power", "total: kind").replace("sections: [side]", "sections: [sid]")
     path = tmp_path / "mini.yaml"
     path.write_text(text, "utf-8")
     codes = sorted(d.code for d in check_paths([path]).diagnostics)
