@@ -48,9 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", nargs="?", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
     play.add_argument("--resume", metavar="LOG",
                       help="continue an interrupted match from its log (rewritten in full)")
-    play.add_argument("--deck", action="append", default=[], help="deck file (give one per player)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agents", default="random,random", help="e.g. random,random or human,random")
+    play.add_argument("--deck", action="append", default=None,
+                      help="deck file (give one per player)")
+    play.add_argument("--seed", type=int, default=None, help="the match's seed (default 0)")
+    play.add_argument("--agents", default=None,
+                      help="e.g. random,random (the default) or human,random")
     play.add_argument("--log", help="write the JSON Lines log here")
     play.add_argument("--turns", type=int, default=None, metavar="N",
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
@@ -59,7 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
 
     check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
-    check.add_argument("paths", nargs="+")
+    check.add_argument("paths", nargs="*", help="files or folders (with --explain: where to look "
+                                                "for forbid lists; default: the bundled rulesets)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                       help="text (default), json (a list of diagnostics) or sarif (SARIF 2.1.0)")
+    check.add_argument("--explain", metavar="ID", help="print the forbid entry ID and exit")
     check.set_defaults(run=_check)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -108,13 +114,18 @@ def _play(args: argparse.Namespace) -> int:
     from interpreter.run.narrate import Narrator
 
     if args.resume:
+        given = [f"--{k}" for k in ("deck", "seed", "agents", "turns") if getattr(args, k) is not None]
+        if args.ruleset or given:
+            raise TcgError(f"--resume continues the match its log records; drop "
+                           f"{', '.join(given) or 'the ruleset'}")
         setup = read_log(args.resume)[1]
     elif args.ruleset is None:
         raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
     else:
         if args.turns is not None and args.turns < 1:
             raise TcgError(f"--turns must be at least 1, got {args.turns}")
-        setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","), args.turns)
+        setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
+                           (args.agents or "random,random").split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = agents.index("human") if "human" in agents else None
@@ -146,11 +157,20 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from interpreter.check.files import check_paths
+    from interpreter.check.files import check_paths, explain
+    from interpreter.check.output import render
+    from interpreter.diagnostics import TcgError
 
+    if args.explain:
+        text = explain(args.explain, [Path(p) for p in args.paths])
+        print(text)
+        return 0
+    if not args.paths:
+        raise TcgError("give the files or folders to check")
     report = check_paths([Path(p) for p in args.paths])
-    for d in report.diagnostics:
-        print(d.render())
+    rendered = render(report, args.format)
+    if rendered:
+        print(rendered)
     n = len(report.errors)
     print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
           file=sys.stderr)

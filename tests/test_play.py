@@ -105,3 +105,10 @@ def test_turn_limit_option_ends_in_judgement_and_replays(tmp_path: Path):
     assert again.returncode == 0 and "identical" in again.stdout, again.stdout
     bad = tcg("play", "dannokomachi", "--turns", "0")
     assert bad.returncode == 2 and "--turns" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_resume_refuses_settings_the_log_already_fixes(tmp_path: Path):
+    log = tmp_path / "m.jsonl"
+    tcg("play", "ucb", "--seed", "3", "--log", str(log), "--quiet")
+    r = tcg("play", "--resume", str(log), "--seed", "4", "--agents", "first,first")
+    assert r.returncode == 2 and "drop --seed, --agents" in r.stderr, r.stderr
