@@ -168,12 +168,26 @@ class ExprCompiler:
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
-        generated comprehension instead of an interpreted loop over candidates."""
+        generated comprehension instead of an interpreted loop over candidates.
+
+        For speed (this runs for every action at every decision): rules that do not read
+        `card` are tested once, before the loop; an unnamed `where` on the candidates is
+        fused into the loop instead of building its own tuple first."""
         gen = _Generator(self, local_names=frozenset({"card"}))
-        source = gen.cards(cards, False, False)
-        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
         card = gen.locals["card"]
-        return gen.function(f"tuple([{card} for {card} in {source} if {conds}])")
+        per_card = [r for r in rules if "card" in self.reads(r, False)]
+        once = [r for r in rules if r not in per_card]
+        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card) or "True"
+        if isinstance(cards, A.Filter) and cards.name is None \
+                and not self._memoizable(cards, False):
+            source = gen.cards(cards.source, False, False)
+            loop = f"it for it in {source} if {gen.sub(cards.cond, True, True)} " \
+                   f"for {card} in (it,) if {conds}"
+        else:
+            loop = f"{card} for {card} in {gen.cards(cards, False, False)} if {conds}"
+        guard = " and ".join(f"({gen.sub(r, False, False)})" for r in once)
+        return gen.function(f"tuple([{loop}]) if {guard} else ()" if guard
+                            else f"tuple([{loop}])")
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
         """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
@@ -283,6 +297,14 @@ class _Generator:
             return self.locals[name]
         return f"env.get({name!r})"
 
+    def _literal(self, n: A.Expr, in_filter: bool) -> bool:
+        """Compiles to a Python literal other than None (a number, text, state or enum word)."""
+        if isinstance(n, (A.Num, A.Str, A.Bool)):
+            return True
+        return isinstance(n, A.Name) and n.id not in ("it", "turn_player", "players") \
+            and not (in_filter and self.names.card_field(n.id)) \
+            and (n.id in self.names.states or n.id in self.names.enums)
+
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:
@@ -307,6 +329,8 @@ class _Generator:
         if op in ("==", "!="):
             if isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit):
                 return f"({'' if op == '==' else 'not '}equal({a}, {b}))"
+            if op == "==" and self._literal(n.right, in_filter):  # `kind == spell`: no call
+                return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
         return f"{self.const(_BINARY[op])}({a}, {b})"
 
@@ -318,9 +342,13 @@ class _Generator:
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
+        return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
+
+    def _filter_loop(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
+        """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
         source = self.cards(n.source, in_filter, local_it)
         if n.name is None:
-            return f"tuple([it for it in {source} if {self.sub(n.cond, True, True)}])"
+            return f"for it in {source} if {self.sub(n.cond, True, True)}"
         outer = self.locals.get(n.name)
         var = self.locals[n.name] = f"_v{len(self.locals)}_{self.count}"
         cond = self.sub(n.cond, True, True)
@@ -328,14 +356,19 @@ class _Generator:
             del self.locals[n.name]
         else:
             self.locals[n.name] = outer
-        return f"tuple([it for it in {source} for {var} in (it,) if {cond}])"
+        return f"for it in {source} for {var} in (it,) if {cond}"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
             return f"_total(g, {self.sub(n.args[0].value, in_filter, local_it)}, {prop!r})"
         if n.name in ("count", "exists"):
-            cards = self.cards(n.args[0].value, in_filter, local_it)
+            arg = n.args[0].value
+            if n.name == "exists" and isinstance(arg, A.Filter) \
+                    and not self.owner._memoizable(arg, in_filter):
+                # stops at the first card that passes instead of collecting them all
+                return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
+            cards = self.cards(arg, in_filter, local_it)
             return f"len({cards})" if n.name == "count" else f"bool({cards})"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
         if n.name in self.names.zones:

@@ -68,6 +68,8 @@ def _candidates(g: GameState, adef: ActionDef, player: int):
 
 def _guarded(g: GameState, adef: ActionDef) -> bool:
     """Some card in play forbids this action or lifts one of its requirements."""
+    if adef.name not in g.game.guarded_actions:
+        return False
     for key in (adef.name, *(rule_id for rule_id, _ in adef.requires)):
         if any(True for _ in vm.statics_of(g, "permission", key)):
             return True
