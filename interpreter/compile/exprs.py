@@ -309,9 +309,11 @@ class _Generator:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:
             return f"_resource(g, {obj}, {n.name!r})"
+        card = obj == "it" or obj in self.locals.values()  # a comprehension's card: an int
         if n.name in self.names.counters:
-            return f"_counter(g, {obj}, {n.name!r})"
-        return f"_field(g, {obj}, {n.name!r})"
+            return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
+                else f"_counter(g, {obj}, {n.name!r})"
+        return f"R[{n.name!r}](g, {obj})" if card else f"_field(g, {obj}, {n.name!r})"
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)

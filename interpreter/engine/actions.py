@@ -71,9 +71,9 @@ def _guarded(g: GameState, adef: ActionDef) -> bool:
     if adef.name not in g.game.guarded_actions:
         return False
     for key in (adef.name, *(rule_id for rule_id, _ in adef.requires)):
-        if any(True for _ in vm.statics_of(g, "permission", key)):
+        if vm.statics_of(g, "permission", key):
             return True
-    return any(True for _ in vm.statics_of(g, "prohibition", adef.name))
+    return bool(vm.statics_of(g, "prohibition", adef.name))
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

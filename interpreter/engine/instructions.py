@@ -240,6 +240,9 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
+        if not vm.heard(g, self.event):
+            g.version += 1
+            return
         env = f.env
         vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
                 lookback=env.get("#live", ()), ref=self.ref)

@@ -117,6 +117,12 @@ def _player(p: int | None) -> str | None:
 
 
 # ---------- events and triggers ----------
+def heard(g: GameState, name: str) -> bool:
+    """Whether emitting `name` would do more than bump the version (a log records it or a
+    triggered ability listens): frequent emitters skip building the fields otherwise."""
+    return g.log is not None or name in g.game.triggers_on
+
+
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
          private_to: int | None = None) -> None:
     g.version += 1
@@ -226,14 +232,26 @@ def apnap(g: GameState) -> list[int]:
 
 
 # ---------- verbs, prohibitions, replacements ----------
-def statics_of(g: GameState, kind: str, key: str):
+def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
     """(source, index, ability) for live abilities of one kind about `key`."""
     if key not in g.game.static_keys.get(kind, ()):
-        return
-    for cid in g.live_cards():
-        for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == kind and ability.key == key and g.game.works(g, cid, ability):
-                yield cid, idx, ability
+        return []
+    return _statics_index(g).get((kind, key), [])
+
+
+def _statics_index(g: GameState) -> dict[tuple[str, str], list[tuple]]:
+    """Live prohibitions, permissions and replacements by (kind, key), once per state version:
+    every action offered and every verb called asks about them."""
+    live = g.live_cards()  # also makes the memo current
+    index = g.memo.get("statics")
+    if index is None:
+        index = g.memo["statics"] = {}
+        kinds = g.game.static_keys
+        for cid in live:
+            for idx, ability in enumerate(g.defs[cid].abilities):
+                if ability.key in kinds.get(ability.kind, ()) and g.game.works(g, cid, ability):
+                    index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
+    return index
 
 
 def _holds(g: GameState, cid: int, ability, env: dict) -> bool:
@@ -254,9 +272,8 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     verb = g.game.ruleset.verbs[name]
-    for pname, ptype in zip(verb.params, verb.types, strict=True):
-        if ptype == "cards":
-            params[pname] = as_cards(g, params[pname])
+    for pname in verb.card_params:
+        params[pname] = as_cards(g, params[pname])
     if verb.each and len(params[verb.each]) > 1:
         for cid in reversed(params[verb.each]):
             one = dict(params)
@@ -285,8 +302,7 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
         live = g.live_cards()
         env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname, ptype in zip(verb.params, verb.types, strict=True)
-                             if ptype == "cards" for c in params[pname] if c in live)
+                             for pname in verb.card_params for c in params[pname] if c in live)
     env["#replaced"] = replaced
     g.frames.append(Frame(verb.body, env, "verb"))
 
