@@ -68,12 +68,11 @@ def _candidates(g: GameState, adef: ActionDef, player: int):
 
 def _guarded(g: GameState, adef: ActionDef) -> bool:
     """Some card in play forbids this action or lifts one of its requirements."""
-    if adef.name not in g.game.guarded_actions:
+    keys = g.game.guard_keys.get(adef.name)
+    if keys is None:
         return False
-    for key in (adef.name, *(rule_id for rule_id, _ in adef.requires)):
-        if vm.statics_of(g, "permission", key):
-            return True
-    return bool(vm.statics_of(g, "prohibition", adef.name))
+    live = vm.live_statics(g)
+    return any(k in live for k in keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

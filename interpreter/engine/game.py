@@ -67,11 +67,16 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
-        # actions that some card could forbid or permit: only these check card abilities
-        keys = self.static_keys.get("permission", set()) | self.static_keys.get("prohibition", set())
-        self.guarded_actions = frozenset(
-            name for name, adef in self.ruleset.actions.items()
-            if not keys.isdisjoint((name, *(rule_id for rule_id, _ in adef.requires))))
+        # per action that some card could forbid or permit, the (kind, key) pairs of the
+        # abilities that would; other actions never look at cards' abilities
+        self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        for name, adef in self.ruleset.actions.items():
+            keys = tuple(("permission", k) for k in (name, *(r for r, _ in adef.requires))
+                         if k in self.static_keys.get("permission", ()))
+            if name in self.static_keys.get("prohibition", ()):
+                keys += (("prohibition", name),)
+            if keys:
+                self.guard_keys[name] = keys
 
     def _readers(self) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path."""

@@ -236,10 +236,10 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
     """(source, index, ability) for live abilities of one kind about `key`."""
     if key not in g.game.static_keys.get(kind, ()):
         return []
-    return _statics_index(g).get((kind, key), [])
+    return live_statics(g).get((kind, key), [])
 
 
-def _statics_index(g: GameState) -> dict[tuple[str, str], list[tuple]]:
+def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     """Live prohibitions, permissions and replacements by (kind, key), once per state version:
     every action offered and every verb called asks about them."""
     live = g.live_cards()  # also makes the memo current
