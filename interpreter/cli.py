@@ -48,10 +48,15 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", nargs="?", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
     play.add_argument("--resume", metavar="LOG",
                       help="continue an interrupted match from its log (rewritten in full)")
-    play.add_argument("--deck", action="append", default=[], help="deck file (give one per player)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agents", default="random,random", help="e.g. random,random or human,random")
+    play.add_argument("--deck", action="append", default=None,
+                      help="deck file (give one per player)")
+    play.add_argument("--seed", type=int, default=None, help="the match's seed (default 0)")
+    play.add_argument("--agents", default=None,
+                      help="e.g. random,random (the default) or human,random")
     play.add_argument("--log", help="write the JSON Lines log here")
+    play.add_argument("--turns", type=int, default=None, metavar="N",
+                      help="the match's turn limit (instead of the ruleset's limits.turns); "
+                           "at the limit the ruleset's judgement decides, or it is a draw")
     play.add_argument("--quiet", action="store_true", help="print only the result line")
     play.set_defaults(run=_play)
 
@@ -97,11 +102,18 @@ def _play(args: argparse.Namespace) -> int:
     from interpreter.run.narrate import Narrator
 
     if args.resume:
+        given = [f"--{k}" for k in ("deck", "seed", "agents", "turns") if getattr(args, k) is not None]
+        if args.ruleset or given:
+            raise TcgError(f"--resume continues the match its log records; drop "
+                           f"{', '.join(given) or 'the ruleset'}")
         setup = read_log(args.resume)[1]
     elif args.ruleset is None:
         raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
     else:
-        setup = MatchSetup(args.ruleset, args.deck, args.seed, args.agents.split(","))
+        if args.turns is not None and args.turns < 1:
+            raise TcgError(f"--turns must be at least 1, got {args.turns}")
+        setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
+                           (args.agents or "random,random").split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = agents.index("human") if "human" in agents else None

@@ -88,3 +88,27 @@ def test_a_human_match_resumes_with_the_logged_answers(tmp_path: Path):
     cut.write_text("".join(lines[:300]), encoding="utf-8")
     tcg("play", "--resume", str(cut), "--quiet", stdin=answers)
     assert cut.read_text(encoding="utf-8") == "".join(lines)
+
+
+def test_turn_limit_option_ends_in_judgement_and_replays(tmp_path: Path):
+    """`--turns N` sets the match's turn limit; the ruleset's judgement decides at it, and the
+    log's header keeps the limit so that replay and resume see the same match."""
+    log = tmp_path / "m.jsonl"
+    r = tcg("play", "dannokomachi", "--seed", "1", "--turns", "2", "--log", str(log))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"result: P[12] wins — P[12] wins: 判定: .+ after 2 turns", r.stdout), \
+        r.stdout[-300:]
+    records = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["turns"] == 2
+    assert any(x.get("e") == "judgement" for x in records)
+    again = tcg("replay", str(log))
+    assert again.returncode == 0 and "identical" in again.stdout, again.stdout
+    bad = tcg("play", "dannokomachi", "--turns", "0")
+    assert bad.returncode == 2 and "--turns" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_resume_refuses_settings_the_log_already_fixes(tmp_path: Path):
+    log = tmp_path / "m.jsonl"
+    tcg("play", "ucb", "--seed", "3", "--log", str(log), "--quiet")
+    r = tcg("play", "--resume", str(log), "--seed", "4", "--agents", "first,first")
+    assert r.returncode == 2 and "drop --seed, --agents" in r.stderr, r.stderr

@@ -65,31 +65,46 @@ def _sizes(deck: Deck, sections: dict) -> list[Diagnostic]:
 
 
 def _copies(game: Game, deck: Deck, rules: dict) -> list[Diagnostic]:
-    out = []
-    counts = Counter(n for names in deck.sections.values() for n in names)
     copies = rules.get("copies") or {}
-    limit = copies.get("max")
-    allowed = {**{n: limit for n in counts}, **(rules.get("restricted") or {})}
-    for name in rules.get("banned") or ():
-        allowed[name] = 0
+    limit, own = copies.get("max"), copies.get("property")
+    allowed = {**(rules.get("restricted") or {}), **{n: 0 for n in rules.get("banned") or ()}}
+    counts = Counter(n for names in deck.sections.values() for n in names)
+    out = []
     for name, n in counts.items():
-        cap = allowed.get(name)
+        cap = allowed.get(name, limit)
+        card = game.cards.get(name)
+        if name not in allowed and own and card is not None and card.props.get(own) is not None:
+            cap = max(cap or 0, card.props[own])  # the card's text allows more copies
         if cap is not None and n > cap and name not in (copies.get("except") or ()):
             section = next(s for s, names in deck.sections.items() if name in names)
-            out.append(deck.doc.diag((section, name), "DECK-COPIES",
-                                     f"{n} copies of {name!r}; at most {cap} allowed",
-                                     ref=copies.get("ref", "")))
+            out.append(_too_many(deck, section, name, n, cap, copies.get("ref", "")))
+    for section, spec in (rules.get("sections") or {}).items():
+        cap = (spec or {}).get("copies")
+        for name, n in Counter(deck.sections.get(section, ())).items():
+            if cap is not None and n > cap:
+                out.append(_too_many(deck, section, name, n, cap, spec.get("ref", ""),
+                                     f" in {section}"))
     return out
 
 
+def _too_many(deck: Deck, section: str, name: str, n: int, cap: int, ref: str,
+              where: str = "") -> Diagnostic:
+    return deck.doc.diag((section, name), "DECK-COPIES",
+                         f"{n} copies of {name!r}{where}; at most {cap} allowed", ref=ref)
+
+
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
+    """How many cards match each rule's `where`: in the whole deck, or in its `section`."""
     out = []
-    cards = [game.cards[n] for names in deck.sections.values() for n in names if n in game.cards]
-    view = _Printed(game, cards)
     for rule, cond in game.ruleset.deck_rules:
+        sections = [rule["section"]] if "section" in rule else list(deck.sections)
+        cards = [game.cards[n] for s in sections for n in deck.sections.get(s, ())
+                 if n in game.cards]
+        view = _Printed(game, cards)
         n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
         if n > rule.get("max", n) or n < rule.get("min", n):
-            out.append(deck.doc.diag((), f"DECK-{rule.get('id', 'RULE')}",
+            at = (rule["section"],) if rule.get("section") in deck.sections else ()
+            out.append(deck.doc.diag(at, f"DECK-{rule.get('id', 'RULE')}",
                                      f"{rule.get('message', rule['where'])} (this deck has {n})",
                                      ref=rule.get("ref", "")))
     return out

@@ -34,11 +34,12 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
-    "attached": (("cards",), "cards"),
+    "attached": (("cards",), "cards"), "random": (("number",), "number"),
+    "union": (("cards",) * 9, "cards"),
 }
 
 
-_NEVER_WORDS = frozenset({"it", "turn_player", "players"})  # built-in values, not words
+_NEVER_WORDS = frozenset({"it", "turn_player", "players", "turn_order"})  # built-in values, not words
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,7 @@ class EffectChecker:
             return "cards" if in_filter else self._unknown(n, in_filter)
         if name == "turn_player":
             return "player"
-        if name == "players":
+        if name in ("players", "turn_order"):
             return "players"
         if in_filter and names.card_field(name):
             return self._field_type(name)
@@ -387,9 +388,12 @@ class EffectChecker:
         return result
 
     def _total_prop(self, e: A.Expr) -> None:
-        if not (isinstance(e, A.Name) and self.names.property_types.get(e.id) == "number"):
-            self._add(e.span, "TYPE", "the second argument of 'total' names a number property",
-                      did_you_mean(getattr(e, "id", ""), self.names.properties))
+        if not (isinstance(e, A.Name) and (self.names.property_types.get(e.id) == "number"
+                                           or e.id in self.names.counters)):
+            self._add(e.span, "TYPE", "the second argument of 'total' names a number property "
+                                      "or a counter",
+                      did_you_mean(getattr(e, "id", ""), [*self.names.properties,
+                                                          *self.names.counters]))
 
     # ---------- helpers ----------
     def _params(self, name: str) -> dict[str, str]:

@@ -51,14 +51,20 @@ class CardBuilder:
         return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition)
 
     def _check_props(self, at: tuple, props: dict) -> None:
-
         pdefs = self.rb._properties()
+        formulas = {n: (d or {}).get("formula") for n, d in
+                    (self.rb.raw.get("properties") or {}).items()}
         for key, value in props.items():
             pdef = pdefs.get(key)
             if pdef is None:
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "UNKNOWN-PROPERTY", f"unknown card property '{key}'",
                     did_you_mean(key, [*pdefs, "text", "abilities", "effect"])))
+            elif formulas.get(key):
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "COMPUTED-PROPERTY",
+                    f"'{key}' is computed by the ruleset (formula: {formulas[key]}); a card "
+                    "cannot set it", "set the properties it is computed from"))
             elif pdef.type == "number" and (not isinstance(value, int) or isinstance(value, bool)):
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}"))

@@ -132,8 +132,23 @@ def _attached(g: GameState, value: Any) -> tuple[int, ...]:
 
 
 def _total(g: GameState, value: Any, prop: str) -> int:
+    if prop in g.game.ruleset.counters:
+        return sum(g.counters.get((cid, prop), 0) for cid in vm.as_cards(g, value))
     read = g.game.readers[prop]
     return sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
+
+
+def _union(g: GameState, *values: Any) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(c for v in values for c in vm.as_cards(g, v)))
+
+
+def _random(g: GameState, n: Any) -> int | None:
+    n = single(n)
+    return g.rng.randint(1, n) if isinstance(n, int) and n >= 1 else None
+
+
+def _turn_order(g: GameState) -> tuple[int, ...]:
+    return tuple(vm.apnap(g))
 
 
 def _memoized(fn: Fn, key: int) -> Fn:
@@ -164,6 +179,7 @@ _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
     "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
+    "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards,
 }
 
@@ -186,7 +202,8 @@ class ExprCompiler:
         body = gen.expr(node, in_filter, local_it=False)
         fn = gen.function(body)
         if self._memoizable(node, in_filter):
-            key = self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
+            key = next(_memo_keys) if _impure(node) \
+                else self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
             return _memoized(fn, key)
         return fn
 
@@ -205,8 +222,13 @@ class ExprCompiler:
         For speed (this runs for every action at every decision): rules that do not read
         `card` are tested once, before the loop; an unnamed `where` on the candidates is
         fused into the loop instead of building its own tuple first."""
-        gen = _Generator(self, local_names=frozenset({"card"}), hoist=True)
+        pure = not _impure((cards, *rules))
+        gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
+        if not pure:  # evaluate as written: each `random` draws from the match's RNG
+            conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
+            return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
+                                f"if {conds}])")
         per_card = [r for r in rules if "card" in self.reads(r, False)]
         once = [r for r in rules if r not in per_card]
         conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card)
@@ -235,7 +257,7 @@ class ExprCompiler:
             name, names = node.id, self.names
             if name == "it" or (in_filter and names.card_field(name)):
                 return {"it"}
-            if name in ("turn_player", "players") or name in names.states \
+            if name in ("turn_player", "players", "turn_order") or name in names.states \
                     or name in names.enums or names.zones.get(name):
                 return set()
             return {name}
@@ -262,6 +284,18 @@ def _shape(node: Any) -> Any:
         return (type(node).__name__, *(_shape(getattr(node, f.name))
                                        for f in dataclasses.fields(node) if f.name != "span"))
     return node
+
+
+def _impure(node: Any) -> bool:
+    """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
+    evaluations must leave such an expression alone."""
+    if isinstance(node, A.Call) and node.name == "random":
+        return True
+    if isinstance(node, tuple):
+        return any(_impure(x) for x in node)
+    if dataclasses.is_dataclass(node):
+        return any(_impure(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
 
 
 def _has_filter(node: A.Expr) -> bool:
@@ -344,6 +378,8 @@ class _Generator:
             return "g.turn_player"
         if name == "players":
             return "tuple(g.players)"
+        if name == "turn_order":
+            return "_turn_order(g)"
         if name in names.states or name in names.enums:
             return repr(name)
         if names.zones.get(name):
@@ -422,7 +458,7 @@ class _Generator:
         if n.name in ("count", "exists"):
             arg = n.args[0].value
             if n.name == "exists" and isinstance(arg, A.Filter) \
-                    and not self.owner._memoizable(arg, in_filter):
+                    and not self.owner._memoizable(arg, in_filter) and not _impure(arg):
                 # stops at the first card that passes instead of collecting them all
                 return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
             cards = self.cards(arg, in_filter, local_it)
@@ -458,4 +494,6 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "other": lambda a: f"(lambda p: None if p is None else g.other(p))(single({a[0]}))",
     "playable": lambda a: f"_playable(g, {a[0]})",
     "attached": lambda a: f"_attached(g, {a[0]})",
+    "random": lambda a: f"_random(g, {a[0]})",
+    "union": lambda a: f"_union(g, {', '.join(a)})",
 }

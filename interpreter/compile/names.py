@@ -20,8 +20,10 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
     "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
     "attached": (1, 1, "the cards attached to a card, oldest first"),
+    "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
+    "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),
 }
-BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "it"}
+BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 
 
 @dataclass
@@ -73,6 +75,8 @@ ENGINE_EVENTS = {
     "looked": ("cards", "player"),
     "attached": ("card", "host"),
     "created": ("card", "to_zone"),
+    "first_turn": ("player",),
+    "judgement": ("reason",),
     "turn_start": ("player", "turn"),
     "turn_end": ("player", "turn"),
     "phase_start": ("phase", "player"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.names import ruleset_names
+from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import Diagnostic, did_you_mean
@@ -13,6 +13,7 @@ from interpreter.engine import instructions as I
 from interpreter.engine import turn as T
 from interpreter.engine.model import (
     ActionDef,
+    Limits,
     LossRule,
     PhaseDef,
     PropDef,
@@ -50,7 +51,6 @@ class RulesetBuilder:
             zones=self._zones(), properties=self._properties(), states=self._states(),
             resources={k: v or {} for k, v in (raw.get("resources") or {}).items()},
             counters=tuple(raw.get("counters") or ()),
-            turn_limit=(raw.get("limits") or {}).get("turns", 200),
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
             path=self.doc.path, raw=raw,
         )
@@ -66,6 +66,7 @@ class RulesetBuilder:
         rs.heuristic = self._expr(("heuristic",), {"player"}, "expr") if raw.get("heuristic") \
             else None
         rs.deck_rules = self._deck_rules()
+        rs.limits = self._limits()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
         setup = self._body(at, set(), head=self._ref_head("setup", raw.get("setup")))
         return rs, self._program(rs, setup)
@@ -106,7 +107,22 @@ class RulesetBuilder:
                 for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
 
     def _check_name_clashes(self) -> None:
-        """An enum value spelled like a card field would read differently inside `where`."""
+        """An enum value spelled like a card field would read differently inside `where`;
+        a resource named like a card field makes `x.name` ambiguous."""
+        for kind in ("actions", "verbs"):
+            for name, d in (self.raw.get(kind) or {}).items():
+                event = (d or {}).get("event", name) if kind == "verbs" else name
+                if event in ENGINE_EVENTS:
+                    self.diags.append(self.doc.diag(
+                        (kind, name), "AMBIGUOUS-NAME",
+                        f"'{event}' is already an engine event: `when {event}` could not tell "
+                        f"them apart", "rename it"))
+        for name in self.raw.get("resources") or {}:
+            if self.names.card_field(name):
+                self.diags.append(self.doc.diag(
+                    ("resources", name), "AMBIGUOUS-NAME",
+                    f"resource '{name}' is also the name of a card property, state or counter",
+                    "rename one of them"))
         for name, d in (self.raw.get("properties") or {}).items():
             for i, value in enumerate((d or {}).get("values") or ()):
                 if self.names.card_field(value):
@@ -260,6 +276,20 @@ class RulesetBuilder:
             if fn is not None:
                 out.append((rule, fn))
         return tuple(out)
+
+    def _limits(self) -> Limits:
+        raw = self.raw.get("limits") or {}
+        judge, board, loop = raw.get("judge"), raw.get("same_board") or {}, raw.get("loop") or {}
+        at = ("limits", "judge", "do") if isinstance(judge, dict) else ("limits", "judge")
+        for i, zone in enumerate(board.get("zones") or ()):
+            self._expect_zone(("limits", "same_board", "zones", i), zone)
+        return Limits(
+            turns=raw.get("turns", 200),
+            judge=self._body(at, set()) if judge else (),
+            judge_ref=judge.get("ref", "") if isinstance(judge, dict) else "",
+            board_turns=board.get("turns"), board_zones=tuple(board.get("zones") or ()),
+            board_resources=tuple(board.get("resources") or ()), board_ref=board.get("ref", ""),
+            loop_returns=loop.get("returns"), loop_ref=loop.get("ref", ""))
 
     def _program(self, rs: Ruleset, setup: tuple) -> tuple:
         code: list = [T.Push(setup)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import repetition, vm
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef
 from interpreter.engine.state import Frame, GameState
@@ -21,6 +21,8 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
         if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
             continue
         out.extend(_candidates(g, adef, player))
+    if g.board is not None:
+        out = repetition.barred(g, player, out)
     return _distinct(g, out, player)
 
 
@@ -115,6 +117,8 @@ def start_action(g: GameState, option: tuple, player: int) -> None:
             env["#complete"] = key
         else:
             g.counts[key] = g.counts.get(key, 0) + 1
+    if g.board is not None:
+        repetition.note_action(g, player, option)
     g.frames.append(Frame(adef.body, env, "action"))
 
 

@@ -157,10 +157,13 @@ class Game:
         return cid
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
-                  log: bool = True) -> GameState:
-        """A match at its first decision. decks[p] maps a deck section to card names."""
+                  log: bool = True, turns: int | None = None) -> GameState:
+        """A match at its first decision. decks[p] maps a deck section to card names;
+        `turns` overrides the ruleset's turn limit (`limits.turns`)."""
         g = GameState(self, seed)
         g.log = [] if log else None
+        if turns is not None:
+            g.turn_limit = turns
         for name, zdef in self.ruleset.zones.items():
             owners = [-1] if zdef.shared else list(g.players)
             for p in owners:

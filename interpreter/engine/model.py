@@ -126,6 +126,21 @@ class LossRule:
     zones: frozenset[str] | None = None  # it reads only these zones' sizes (None: anything)
 
 
+@dataclass(frozen=True)
+class Limits:
+    """How a game that would not end by itself ends (match rules)."""
+
+    turns: int = 200  # the most turns played; then `judge` runs, or the game is a draw
+    judge: Code = ()  # decides the game at a limit (calls win/lose/draw_game)
+    judge_ref: str = ""
+    board_turns: int | None = None  # the same board at this many turn ends in a row: judge
+    board_zones: tuple[str, ...] = ()  # what "the board" is: these zones' cards...
+    board_resources: tuple[str, ...] = ()  # ...and these resources
+    board_ref: str = ""
+    loop_returns: int | None = None  # a forced loop back at its start this often is stopped
+    loop_ref: str = ""
+
+
 @dataclass
 class Ruleset:
     id: str
@@ -148,7 +163,7 @@ class Ruleset:
     state_rules: tuple[StateRule, ...] = ()
     heuristic: ExprFn | None = None  # how good the state looks for `you` (search agents)
     deck_rules: tuple = ()  # (rule mapping, condition on a card's printed properties)
-    turn_limit: int = 200
+    limits: Limits = Limits()
     deck: dict = field(default_factory=dict)
     tokens: dict[str, dict] = field(default_factory=dict)
     path: str = ""

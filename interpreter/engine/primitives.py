@@ -30,6 +30,8 @@ class Primitive:
 
 def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
          face: str | None = None) -> None:
+    if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
+        return
     zdef = g.game.ruleset.zones[to.name]
     for cid in vm.as_cards(g, cards):
         dest = g.zones[to]
@@ -79,6 +81,8 @@ def _zone_label(ref: ZoneRef) -> str:
 
 
 def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
+    if zone is None:
+        return
     g.rng.shuffle(g.zones[zone])
     vm.emit(g, "shuffled", {"zone": zone})
     vm.check_end(g, (zone.name,))
@@ -155,9 +159,24 @@ def draw_game(g: GameState, env: dict, reason: str = "an effect", ref: str = "")
     raise GameOver(Result(None, f"draw: {reason}", ref))
 
 
+def first_turn(g: GameState, env: dict, player: int) -> None:
+    """`player` takes the first turn (from `setup`, e.g. after a coin toss); until then they
+    count as the turn player, so `turn_order` starts with them."""
+    g.turn_player = player
+    vm.emit(g, "first_turn", {"player": player})
+
+
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
            n: int = 1) -> None:
+    if to is None:
+        return
+    capacity = g.game.ruleset.zones[to.name].capacity
     for _ in range(max(n or 0, 0)):
+        if capacity is not None and len(g.zones[to]) >= capacity:
+            if g.log is not None:
+                g.log.append({"e": "create_failed", "name": name, "to": _zone_label(to),
+                              "why": "zone is full"})
+            return
         cid = g.game.new_card(g, g.game.tokens[name], to.owner if to.owner >= 0 else env["you"],
                               to)
         g.zones[to].insert(0, cid)
@@ -230,6 +249,8 @@ PRIMITIVES: dict[str, Primitive] = {
                              P("ref", "text", "")), "the player loses now"),
     "draw_game": Primitive(draw_game, (P("reason", "text", "an effect"), P("ref", "text", "")),
                            "the game is a draw"),
+    "first_turn": Primitive(first_turn, (P("player", "player"),),
+                            "the player takes the first turn (in setup: after a coin toss)"),
     "create": Primitive(create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1)), "create token cards in a zone"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),

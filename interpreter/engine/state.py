@@ -70,6 +70,7 @@ class GameState:
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
+        "turn_limit", "board", "seen",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -107,6 +108,11 @@ class GameState:
         self.host: dict[int, int] = {}  # attached card -> the card it is attached to
         self.home: list[str] = []  # the zone each card started in (its pool: deck, extra...)
         self._statics: tuple[int, dict] | None = None
+        limits = game.ruleset.limits
+        self.turn_limit: int = limits.turns
+        self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
+        # state fingerprints since the last decision (with a `loop` rule), for forced loops
+        self.seen: dict | None = {} if limits.loop_returns else None
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -191,6 +197,8 @@ class GameState:
         g.host = dict(self.host)
         g.home = list(self.home)
         g._statics = self._statics
+        g.turn_limit, g.board = self.turn_limit, self.board
+        g.seen = None if self.seen is None else dict(self.seen)
         return g
 
     # ---------- queries ----------

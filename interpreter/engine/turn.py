@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import repetition, vm
 from interpreter.engine.actions import PASS, legal_actions, start_action
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import PhaseDef
@@ -15,10 +15,10 @@ class TurnStart(Instr):
     __slots__ = ()
 
     def run(self, g: GameState, f: Frame) -> None:
+        if g.turn >= g.turn_limit:
+            judge(g, f, f"turn limit: {g.turn_limit} turns reached", "limits.turns")
+            return
         f.pc += 1
-        limit = g.game.ruleset.turn_limit
-        if g.turn >= limit:
-            raise GameOver(Result(None, f"turn limit: {limit} turns reached", "limits.turns"))
         g.turn += 1
         f.env.update(you=g.turn_player, opponent=g.other(g.turn_player))
         if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
@@ -99,10 +99,26 @@ class TurnEnd(Instr):
             f.env["#ending"] = True
             vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn})
             return
+        limits = g.game.ruleset.limits
+        if limits.board_turns and repetition.board_at_turn_end(g):
+            judge(g, f, f"the same board for {limits.board_turns} turns", limits.board_ref)
+            return
         del f.env["#ending"]
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         f.pc = self.loop
+
+
+def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
+    """A limit is reached: the ruleset's judgement decides the game; without one (or if it
+    decides nothing) the game is a draw."""
+    limits = g.game.ruleset.limits
+    if not limits.judge or f.env.get("#judged"):
+        raise GameOver(Result(None, reason, ref))
+    f.env["#judged"] = True
+    vm.emit(g, "judgement", {"reason": reason}, ref=limits.judge_ref or ref)
+    env = {"you": g.turn_player, "opponent": g.other(g.turn_player), "self": None}
+    g.frames.append(Frame(limits.judge, env, "effect"))
 
 
 def expire(g: GameState, until: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.engine import repetition
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
 
 MAX_STEPS_PER_DECISION = 200_000
@@ -55,6 +56,8 @@ def answer(g: GameState, option: Any) -> None:
     """Resume the instruction that asked, with the chosen option, and run on."""
     g.decision = None
     g.decisions += 1
+    if g.seen:
+        g.seen.clear()  # a forced loop is one that runs without decisions
     f = g.frames[-1]
     f.code[f.pc].resume(g, f, option)
     run(g)
@@ -177,20 +180,25 @@ def settle_point(g: GameState) -> bool:
     if _fire_state_rules(g):
         return True
     if g.pending or g.queue:
+        if g.seen is not None and repetition.loop_returned(g):
+            return False
         checkpoint(g)
         return True
     return False
 
 
 def _fire_state_rules(g: GameState) -> bool:
-    """Rules that act whenever their condition holds (a power at 0 sends a card away...)."""
-    fired = False
+    """Rules that act whenever their condition holds (a power at 0 sends a card away...).
+
+    One card at a time: its `do` runs as an effect, then every rule looks again, so a card
+    that an earlier `do` already dealt with is not dealt with twice."""
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
-            for cid in reversed(as_cards(g, rule.each(g, dict(penv)))):
-                g.frames.append(Frame(rule.body, {**penv, "card": cid}, "effect"))
-                fired = True
-    return fired
+            found = as_cards(g, rule.each(g, dict(penv)))
+            if found:
+                g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
+                return True
+    return False
 
 
 def cancel_action(g: GameState) -> None:
@@ -274,6 +282,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     verb = g.game.ruleset.verbs[name]
     for pname in verb.card_params:
         params[pname] = as_cards(g, params[pname])
+    if verb.each and not params[verb.each]:
+        return  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
         for cid in reversed(params[verb.each]):
             one = dict(params)

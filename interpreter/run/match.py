@@ -28,6 +28,7 @@ class MatchSetup:
     decks: list[str]
     seed: int
     agents: list[str]
+    turns: int | None = None  # overrides the ruleset's turn limit
 
 
 def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck]:
@@ -58,9 +59,12 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
     setup.decks = [str(d.doc.path) for d in decks]
     agents = agents or [make_agent(a, setup.seed * 1000 + i) for i, a in enumerate(setup.agents)]
     writer = _Writer(out, on_event)
-    writer.line({"tcg": LOG_VERSION, "ruleset": setup.ruleset, "decks": setup.decks,
-                 "seed": setup.seed, "agents": setup.agents})
-    g = game.new_state([d.sections for d in decks], setup.seed)
+    header = {"tcg": LOG_VERSION, "ruleset": setup.ruleset, "decks": setup.decks,
+              "seed": setup.seed, "agents": setup.agents}
+    if setup.turns is not None:
+        header["turns"] = setup.turns
+    writer.line(header)
+    g = game.new_state([d.sections for d in decks], setup.seed, turns=setup.turns)
     while True:
         writer.events(g)
         if g.result is not None:
@@ -110,7 +114,8 @@ def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
         header = json.loads(lines[0])
         decisions = [json.loads(x) for x in lines[1:] if '"d"' in x[:6]]
         script = [CONCEDE if d.get("concede") else d["i"] for d in decisions]
-        setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"])
+        setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"],
+                           header.get("turns"))
     except IndexError:
         raise TcgError(f"{path} is empty") from None
     except (json.JSONDecodeError, KeyError, TypeError) as e:

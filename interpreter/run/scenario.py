@@ -47,10 +47,16 @@ def build_state(game: Game, spec: dict, seed: int) -> GameState:
             g.zones[ZoneRef(name, p)] = []
     g.res = [{k: v.get("initial", 0) for k, v in game.ruleset.resources.items()}
              for _ in g.players]
+    hosts = []
     for key, cards in (spec.get("zones") or {}).items():
         ref = _zone(game, key)
         for entry in cards:
-            _place(g, ref, entry if isinstance(entry, dict) else {"card": entry})
+            entry = entry if isinstance(entry, dict) else {"card": entry}
+            cid = _place(g, ref, entry)
+            if "attached_to" in entry:
+                hosts.append((cid, entry["attached_to"]))
+    for cid, where in hosts:  # once every card is placed: the host may come later in the file
+        g.host[cid] = _card_at(g, where)
     for who, values in (spec.get("resources") or {}).items():
         g.res[_player(who)].update(values)
     g.turn_player = _player(spec.get("turn_player", "P1"))
@@ -63,7 +69,16 @@ def build_state(game: Game, spec: dict, seed: int) -> GameState:
     return g
 
 
-def _place(g: GameState, ref: ZoneRef, entry: dict) -> None:
+def _card_at(g: GameState, where: str) -> int:
+    """The card at `zone@P1:index`."""
+    key, _, index = where.rpartition(":")
+    cards = g.zones[_zone(g.game, key)]
+    if not index.isdigit() or int(index) >= len(cards):
+        raise TcgError(f"no card at {where!r} ({len(cards)} in {key or where})")
+    return cards[int(index)]
+
+
+def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
     game = g.game
     name = entry["card"]
     d = game.cards.get(name) or game.tokens.get(name)
@@ -78,6 +93,7 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> None:
         g.flags[cid] |= 1 << game.ruleset.states[state].index
     for counter, n in (entry.get("counters") or {}).items():
         g.counters[(cid, counter)] = n
+    return cid
 
 
 def _phase_pc(game: Game, phase: str | None) -> int:
@@ -193,14 +209,14 @@ def _zone_expect(g: GameState, key: str, want: Any) -> list[str]:
 
 
 def _prop_expect(g: GameState, spec: dict) -> list[str]:
-    key, _, index = spec["card"].rpartition(":")
-    cards = g.zones[_zone(g.game, key)]
-    i = int(index)
-    if i >= len(cards):
-        return [f"{spec['card']}: no card there ({len(cards)} in {key})"]
-    got = g.get(cards[i], spec["prop"])
+    try:
+        cid = _card_at(g, spec["card"])
+    except TcgError as e:
+        return [str(e)]
+    prop = spec["prop"]
+    got = g.counter(cid, prop) if prop in g.game.ruleset.counters else g.get(cid, prop)
     if got != spec["value"]:
-        return [f"{spec['card']} ({g.defs[cards[i]].name}) {spec['prop']}: "
+        return [f"{spec['card']} ({g.defs[cid].name}) {spec['prop']}: "
                 f"expected {spec['value']!r}, got {got!r}"]
     return []
 
