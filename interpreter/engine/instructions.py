@@ -240,7 +240,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if not vm.heard(g, self.event):
+        if not vm.heard(g, self.event):  # no log, no listener: skip building the fields
             g.version += 1
             return
         env = f.env

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import repetition
-from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
+from interpreter.engine.state import (
+    Decision,
+    Frame,
+    GameOver,
+    GameState,
+    Result,
+    ZoneRef,
+    visible,
+)
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -96,8 +104,6 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 
 def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
     """A key under which interchangeable cards (as `player` sees them) are equal."""
-    from interpreter.engine.observe import visible
-
     marked: set = set()
     if g.mods or g.counters or g.host:
         marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
@@ -192,6 +198,8 @@ def _fire_state_rules(g: GameState) -> bool:
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice."""
+    if not g.game.ruleset.state_rules:  # asked at every settle point
+        return False
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
             found = as_cards(g, rule.each(g, dict(penv)))
