@@ -94,25 +94,46 @@ def _too_many(deck: Deck, section: str, name: str, n: int, cap: int, ref: str,
 
 
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
-    """How many cards match each rule's `where` (in the whole deck, or in its `section`), or
-    the `total` of a property over them; with `copies`, how many copies of each such name."""
+    """How many cards match each rule's `where` (in the whole deck, or in its `section(s)`),
+    the `total` of a property over them, or (`count: names`) how many names — overall or
+    `per` group; with `copies`, how many copies of each such name."""
     out = []
     for rule, cond in game.ruleset.deck_rules:
-        sections = [rule["section"]] if "section" in rule else list(deck.sections)
-        cards = [game.cards[n] for s in sections for n in deck.sections.get(s, ())
-                 if n in game.cards]
-        view = _Printed(game, cards)
-        matching = [i for i in range(len(cards)) if cond(view, {"it": i})]
+        sections = rule.get("sections") or ([rule["section"]] if "section" in rule else list(deck.sections))
+        names = [n for s in sections for n in deck.sections.get(s, ()) if n in game.cards]
+        view = _Printed(game, [game.cards[n] for n in names])
+        matching = [i for i in range(len(names)) if cond(view, {"it": i})]
         code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
-        prop = rule.get("total")
-        n = sum(view.printed(i, prop) or 0 for i in matching) if prop else len(matching)
-        if n > rule.get("max", n) or n < rule.get("min", n):
-            at = (rule["section"],) if rule.get("section") in deck.sections else ()
-            what = f"a total {prop} of {n}" if prop else str(n)
-            out.append(deck.doc.diag(at, code, f"{message} (this deck has {what})",
-                                     ref=rule.get("ref", "")))
+        at = (rule["section"],) if rule.get("section") in deck.sections else ()
+        for group, n in _measure(rule, view, names, matching):
+            if n > rule.get("max", n) or n < rule.get("min", n):
+                what = f"a total {rule['total']} of {n}" if "total" in rule else str(n)
+                among = f" among cards with {rule['per']} {group!r}" if "per" in rule else ""
+                out.append(deck.doc.diag(at, code, f"{message} (this deck has {what}{among})",
+                                         ref=rule.get("ref", "")))
         if "copies" in rule:
-            out += _rule_copies(deck, rule, sections, [cards[i].name for i in matching])
+            out += _rule_copies(deck, rule, sections, [names[i] for i in matching])
+    return out
+
+
+def _measure(rule: dict, view: _Printed, names: list[str], matching: list[int]) -> list[tuple[Any, int]]:
+    """The rule's measure for each group (one group without `per`): cards, distinct names,
+    or the total of a property over the matching cards."""
+    groups: dict[Any, list[int]] = {}
+    for i in matching:
+        key = view.printed(i, rule["per"]) if "per" in rule else None
+        groups.setdefault(key, []).append(i)
+    if not groups and "per" not in rule:
+        groups[None] = []
+    out = []
+    for key, members in groups.items():
+        if "total" in rule:
+            n = sum(view.printed(i, rule["total"]) or 0 for i in members)
+        elif rule.get("count") == "names":
+            n = len({names[i] for i in members})
+        else:
+            n = len(members)
+        out.append((key, n))
     return out
 
 

@@ -284,19 +284,39 @@ class RulesetBuilder:
     def _deck_rules(self) -> tuple:
         """Deck construction rules: `where` reads each card's printed properties."""
         out = []
-        for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
-            total = rule.get("total")
-            if total is not None and self.names.property_types.get(total) != "number":
-                self.diags.append(self.doc.diag(
-                    ("deck", "rules", i, "total"), "UNKNOWN-PROPERTY",
-                    f"'{total}' is not a number property",
-                    did_you_mean(total, [p for p, t in self.names.property_types.items()
-                                         if t == "number"])))
+        deck = self.raw.get("deck") or {}
+        for i, rule in enumerate(deck.get("rules") or ()):
+            if not self._check_deck_rule(("deck", "rules", i), rule, deck.get("sections") or {}):
                 continue
             fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
             if fn is not None:
                 out.append((rule, fn))
         return tuple(out)
+
+    def _check_deck_rule(self, at: tuple, rule: dict, sections: dict) -> bool:
+        """`per` names a property (or name), `total` a number property, `section(s)` deck
+        sections. False when the rule cannot be counted (a bad `total`)."""
+        props = self.names.property_types
+        numbers = [p for p, t in props.items() if t == "number"]
+        total = rule.get("total")
+        if total is not None and props.get(total) != "number":
+            self.diags.append(self.doc.diag((*at, "total"), "UNKNOWN-PROPERTY",
+                                            f"'{total}' is not a number property",
+                                            did_you_mean(str(total), numbers)))
+            return False
+        if "per" in rule and rule["per"] not in props and rule["per"] != "name":
+            self.diags.append(self.doc.diag((*at, "per"), "UNKNOWN-PROPERTY",
+                                            f"'{rule['per']}' is not a property",
+                                            did_you_mean(str(rule["per"]), [*props, "name"])))
+        named = [((*at, "sections", j), s) for j, s in enumerate(rule.get("sections") or ())]
+        if "section" in rule:
+            named.append(((*at, "section"), rule["section"]))
+        for place, section in named:
+            if section not in sections:
+                self.diags.append(self.doc.diag(place, "DECK-SECTION",
+                                                f"unknown deck section {section!r}",
+                                                did_you_mean(str(section), sections)))
+        return True
 
     def _limits(self) -> Limits:
         raw = self.raw.get("limits") or {}
