@@ -61,7 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
 
     check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
-    check.add_argument("paths", nargs="+")
+    check.add_argument("paths", nargs="*", help="files or folders (with --explain: where to look "
+                                                "for forbid lists; default: the bundled rulesets)")
+    check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                       help="text (default), json (a list of diagnostics) or sarif (SARIF 2.1.0)")
+    check.add_argument("--explain", metavar="ID", help="print the forbid entry ID and exit")
     check.set_defaults(run=_check)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -145,11 +149,20 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from interpreter.check.files import check_paths
+    from interpreter.check.files import check_paths, explain
+    from interpreter.check.output import render
+    from interpreter.diagnostics import TcgError
 
+    if args.explain:
+        text = explain(args.explain, [Path(p) for p in args.paths])
+        print(text)
+        return 0
+    if not args.paths:
+        raise TcgError("give the files or folders to check")
     report = check_paths([Path(p) for p in args.paths])
-    for d in report.diagnostics:
-        print(d.render())
+    rendered = render(report, args.format)
+    if rendered:
+        print(rendered)
     n = len(report.errors)
     print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
           file=sys.stderr)

@@ -22,6 +22,7 @@ class Diagnostic:
     ref: str = ""
     severity: str = "error"
     source_line: str = ""
+    end_col: int = 0  # where the offending text ends on the same line (exclusive; 0: unknown)
 
     def header(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
@@ -30,8 +31,10 @@ class Diagnostic:
         lines = [self.header()]
         if self.source_line:
             text, col = _window(self.source_line, self.col)
+            end = min(col + max(self.end_col - self.col, 1), len(text) + 1)
+            pad = _caret_pad(text, col)
             lines.append(f"    {text}")
-            lines.append("    " + _caret_pad(text, col) + "^")
+            lines.append("    " + pad + "^" * max(len(_caret_pad(text, end)) - len(pad), 1))
         if self.hint:
             lines.append(f"  = help: {self.hint}")
         if self.ref:

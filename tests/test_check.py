@@ -86,3 +86,33 @@ def test_illegal_deck_cites_the_rule(tmp_path: Path):
 def test_missing_file_is_reported_not_raised():
     r = tcg("check", "no/such/file.yaml")
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_deck_rules_total_and_copies(tmp_path: Path):
+    """A rule may bound the total of a property (恩恵スキルレベル ≤ 10) or the copies of each
+    matching name (ユニーク: one per kind across the sections), or what one section holds —
+    マナカード's deck rules."""
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("ruleset: manacard\nmain: {見習い剣士: 48, 赤竜: 2}\n"
+                    "skill: {火の玉: 49, 槍兵: 1}\n"
+                    "status: {剛力の加護: 1, 賢者の加護: 1, 俊足の加護: 1}\n", encoding="utf-8")
+    r = tcg("check", str(deck))
+    assert r.returncode == 1, r.stdout
+    codes = {h[3] for h in headers(r.stdout)}
+    assert codes == {"DECK-BLESSING", "DECK-UNIQUE", "DECK-SKILL-KINDS"}, r.stdout
+    assert "a total level of 12" in r.stdout and "2 copies of '赤竜'" in r.stdout, r.stdout
+    legal = tcg("check", "cards/manacard/decks")
+    assert legal.returncode == 0, legal.stdout
+
+
+def test_windows_name_known_actions(tmp_path: Path):
+    """A window lists actions; `offer` names an action or a window: typos are reported."""
+    mini = (ROOT / "tests/rulesets/mini.yaml").read_text(encoding="utf-8")
+    bad = mini.replace("    actions: [tool, cast]\n", "    actions: [tool, cats]\n") \
+              .replace('do: "offer(opponent, reply)"', 'do: "offer(opponent, replly)"')
+    path = tmp_path / "mini.yaml"
+    path.write_text(bad, encoding="utf-8")
+    r = tcg("check", str(path))
+    assert r.returncode == 1, r.stdout
+    assert [h[3] for h in headers(r.stdout)] == ["UNKNOWN-ACTION", "UNKNOWN-ACTION"], r.stdout
+    assert "did you mean 'cast'?" in r.stdout and "did you mean 'reply'?" in r.stdout, r.stdout

@@ -94,17 +94,56 @@ def _too_many(deck: Deck, section: str, name: str, n: int, cap: int, ref: str,
 
 
 def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
-    """How many cards match each rule's `where`: in the whole deck, or in its `section`."""
+    """How many cards match each rule's `where` (in the whole deck, or in its `section(s)`),
+    the `total` of a property over them, or (`count: names`) how many names — overall or
+    `per` group; with `copies`, how many copies of each such name."""
     out = []
     for rule, cond in game.ruleset.deck_rules:
-        sections = [rule["section"]] if "section" in rule else list(deck.sections)
-        cards = [game.cards[n] for s in sections for n in deck.sections.get(s, ())
-                 if n in game.cards]
-        view = _Printed(game, cards)
-        n = sum(1 for i in range(len(cards)) if cond(view, {"it": i}))
-        if n > rule.get("max", n) or n < rule.get("min", n):
-            at = (rule["section"],) if rule.get("section") in deck.sections else ()
-            out.append(deck.doc.diag(at, f"DECK-{rule.get('id', 'RULE')}",
-                                     f"{rule.get('message', rule['where'])} (this deck has {n})",
+        sections = rule.get("sections") or ([rule["section"]] if "section" in rule else list(deck.sections))
+        names = [n for s in sections for n in deck.sections.get(s, ()) if n in game.cards]
+        view = _Printed(game, [game.cards[n] for n in names])
+        matching = [i for i in range(len(names)) if cond(view, {"it": i})]
+        code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
+        at = (rule["section"],) if rule.get("section") in deck.sections else ()
+        for group, n in _measure(rule, view, names, matching):
+            if n > rule.get("max", n) or n < rule.get("min", n):
+                what = f"a total {rule['total']} of {n}" if "total" in rule else str(n)
+                among = f" among cards with {rule['per']} {group!r}" if "per" in rule else ""
+                out.append(deck.doc.diag(at, code, f"{message} (this deck has {what}{among})",
+                                         ref=rule.get("ref", "")))
+        if "copies" in rule:
+            out += _rule_copies(deck, rule, sections, [names[i] for i in matching])
+    return out
+
+
+def _measure(rule: dict, view: _Printed, names: list[str], matching: list[int]) -> list[tuple[Any, int]]:
+    """The rule's measure for each group (one group without `per`): cards, distinct names,
+    or the total of a property over the matching cards."""
+    groups: dict[Any, list[int]] = {}
+    for i in matching:
+        key = view.printed(i, rule["per"]) if "per" in rule else None
+        groups.setdefault(key, []).append(i)
+    if not groups and "per" not in rule:
+        groups[None] = []
+    out = []
+    for key, members in groups.items():
+        if "total" in rule:
+            n = sum(view.printed(i, rule["total"]) or 0 for i in members)
+        elif rule.get("count") == "names":
+            n = len({names[i] for i in members})
+        else:
+            n = len(members)
+        out.append((key, n))
+    return out
+
+
+def _rule_copies(deck: Deck, rule: dict, sections: list[str], names: list[str]) -> list:
+    """A rule's `copies`: at most that many of each name among the cards it matched."""
+    out = []
+    code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
+    for name, k in Counter(names).items():
+        if k > rule["copies"]:
+            section = next(s for s in sections if name in deck.sections.get(s, ()))
+            out.append(deck.doc.diag((section, name), code, f"{message} ({k} copies of {name!r})",
                                      ref=rule.get("ref", "")))
     return out

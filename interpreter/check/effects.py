@@ -198,9 +198,9 @@ class EffectChecker:
         if p.type in ("state", "name", "text", "action") and isinstance(v, A.Name) \
                 and v.id not in self.scope and v.id not in _NEVER_WORDS:
             self.words.add(v)
-            if p.type == "action" and v.id not in self.names.actions:
-                self._add(v.span, "UNKNOWN-ACTION", f"unknown action '{v.id}'",
-                          did_you_mean(v.id, self.names.actions))
+            if p.type == "action" and v.id not in self.names.actions | self.names.windows:
+                self._add(v.span, "UNKNOWN-ACTION", f"unknown action or window '{v.id}'",
+                          did_you_mean(v.id, self.names.actions | self.names.windows))
             elif p.type == "state" and v.id not in self.names.states:
                 self._add(v.span, "UNKNOWN-STATE", f"unknown state '{v.id}'",
                           did_you_mean(v.id, self.names.states))

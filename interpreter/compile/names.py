@@ -39,6 +39,7 @@ class Names:
     verbs: dict[str, tuple[Param, ...]] = field(default_factory=dict)
     events: set[str] = field(default_factory=set)
     actions: set[str] = field(default_factory=set)
+    windows: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
@@ -105,6 +106,7 @@ def ruleset_names(raw: dict) -> Names:
         counters=set(raw.get("counters") or ()),
         verbs={v: _params((d or {}).get("params")) for v, d in (raw.get("verbs") or {}).items()},
         actions=set(raw.get("actions") or {}),
+        windows=set(raw.get("windows") or {}),
         tokens=set(raw.get("tokens") or {}),
     )
     names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}

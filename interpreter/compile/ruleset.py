@@ -21,6 +21,7 @@ from interpreter.engine.model import (
     StateDef,
     StateRule,
     VerbDef,
+    WindowDef,
     ZoneDef,
 )
 from interpreter.lang import ast as A
@@ -61,6 +62,7 @@ class RulesetBuilder:
         rs.verbs = self._verbs()
         rs.actions = self._actions()
         rs.phases = self._phases()
+        rs.windows = self._windows()
         rs.end_rules = self._end_rules()
         rs.state_rules = self._state_rules()
         rs.heuristic = self._expr(("heuristic",), {"player"}, "expr") if raw.get("heuristic") \
@@ -233,20 +235,29 @@ class RulesetBuilder:
         out = []
         for i, d in enumerate(self.raw.get("turn") or ()):
             at = ("turn", i)
-            for j, action in enumerate(d.get("actions") or ()):
-                if action not in self.names.actions:
-
-                    self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
-                                                    f"unknown action {action!r}",
-                                                    did_you_mean(action, self.names.actions)))
             out.append(PhaseDef(
                 name=d.get("phase", f"phase{i}"),
                 when=self._expr((*at, "if"), set()) if d.get("if") else None,
                 body=self._body((*at, "do"), set()) if d.get("do") else (),
-                actions=tuple(a for a in d.get("actions") or () if a in self.names.actions),
+                actions=self._action_list(at, d.get("actions")),
                 ref=d.get("ref", ""),
+                max_actions=d.get("max_actions"),
             ))
         return tuple(out)
+
+    def _windows(self) -> dict[str, WindowDef]:
+        return {name: WindowDef(name, self._action_list(("windows", name), (d or {}).get("actions")),
+                                (d or {}).get("max_actions"))
+                for name, d in (self.raw.get("windows") or {}).items()}
+
+    def _action_list(self, at: tuple, actions: list | None) -> tuple[str, ...]:
+        """The known actions of a phase's or window's list; unknown ones are reported."""
+        for j, action in enumerate(actions or ()):
+            if action not in self.names.actions:
+                self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
+                                                f"unknown action {action!r}",
+                                                did_you_mean(action, self.names.actions)))
+        return tuple(a for a in actions or () if a in self.names.actions)
 
     def _end_rules(self) -> tuple[LossRule, ...]:
         out = []
@@ -271,11 +282,39 @@ class RulesetBuilder:
     def _deck_rules(self) -> tuple:
         """Deck construction rules: `where` reads each card's printed properties."""
         out = []
-        for i, rule in enumerate(((self.raw.get("deck") or {}).get("rules")) or ()):
+        deck = self.raw.get("deck") or {}
+        for i, rule in enumerate(deck.get("rules") or ()):
+            if not self._check_deck_rule(("deck", "rules", i), rule, deck.get("sections") or {}):
+                continue
             fn = self._expr(("deck", "rules", i, "where"), set(), "card_cond")
             if fn is not None:
                 out.append((rule, fn))
         return tuple(out)
+
+    def _check_deck_rule(self, at: tuple, rule: dict, sections: dict) -> bool:
+        """`per` names a property (or name), `total` a number property, `section(s)` deck
+        sections. False when the rule cannot be counted (a bad `total`)."""
+        props = self.names.property_types
+        numbers = [p for p, t in props.items() if t == "number"]
+        total = rule.get("total")
+        if total is not None and props.get(total) != "number":
+            self.diags.append(self.doc.diag((*at, "total"), "UNKNOWN-PROPERTY",
+                                            f"'{total}' is not a number property",
+                                            did_you_mean(str(total), numbers)))
+            return False
+        if "per" in rule and rule["per"] not in props and rule["per"] != "name":
+            self.diags.append(self.doc.diag((*at, "per"), "UNKNOWN-PROPERTY",
+                                            f"'{rule['per']}' is not a property",
+                                            did_you_mean(str(rule["per"]), [*props, "name"])))
+        named = [((*at, "sections", j), s) for j, s in enumerate(rule.get("sections") or ())]
+        if "section" in rule:
+            named.append(((*at, "section"), rule["section"]))
+        for place, section in named:
+            if section not in sections:
+                self.diags.append(self.doc.diag(place, "DECK-SECTION",
+                                                f"unknown deck section {section!r}",
+                                                did_you_mean(str(section), sections)))
+        return True
 
     def _limits(self) -> Limits:
         raw = self.raw.get("limits") or {}

@@ -122,26 +122,50 @@ def start_action(g: GameState, option: tuple, player: int) -> None:
     g.frames.append(Frame(adef.body, env, "action"))
 
 
+def took_action(f: Frame) -> None:
+    """Count an action taken in the window this frame is running (for `max_actions`)."""
+    f.env["#taken"] = f.env.get("#taken", 0) + 1
+
+
+def window_full(f: Frame, max_actions: int | None) -> bool:
+    """Close the window (move past it) once `max_actions` actions were taken in it."""
+    if max_actions is None or f.env.get("#taken", 0) < max_actions:
+        return False
+    close_window(f)
+    return True
+
+
+def close_window(f: Frame) -> None:
+    f.env.pop("#taken", None)
+    f.pc += 1
+
+
 class Offer(Instr):
-    """A window for one player (env '#who'): any legal action among `names`, or pass."""
+    """A window for one player (env '#who'): any legal action among `names`, or pass;
+    it reopens after each action, up to `max_actions` actions."""
 
-    __slots__ = ("names",)
+    __slots__ = ("names", "max_actions", "question")
 
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = names
+    def __init__(self, names: tuple[str, ...], max_actions: int | None = None,
+                 title: str | None = None) -> None:
+        self.names, self.max_actions = names, max_actions
+        self.question = f"{title or ', '.join(names)}: act or pass"
 
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
+        if window_full(f, self.max_actions):
+            return
         who = f.env["#who"]
         options = legal_actions(g, self.names, who)
         if not options:
-            f.pc += 1
+            close_window(f)
             return
-        vm.ask(g, who, "action", options + (DECLINE,), f"{', '.join(self.names)}: act or pass")
+        vm.ask(g, who, "action", options + (DECLINE,), self.question)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == DECLINE:
-            f.pc += 1
+            close_window(f)
         else:
+            took_action(f)
             start_action(g, option, f.env["#who"])

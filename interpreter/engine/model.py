@@ -105,6 +105,16 @@ class PhaseDef:
     body: Code
     actions: tuple[str, ...]
     ref: str = ""
+    max_actions: int | None = None  # the window closes after this many actions
+
+
+@dataclass(frozen=True)
+class WindowDef:
+    """A named set of actions offered together by `offer(player, NAME)`."""
+
+    name: str
+    actions: tuple[str, ...]
+    max_actions: int | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +168,7 @@ class Ruleset:
     verbs: dict[str, VerbDef] = field(default_factory=dict)
     actions: dict[str, ActionDef] = field(default_factory=dict)
     phases: tuple[PhaseDef, ...] = ()
+    windows: dict[str, WindowDef] = field(default_factory=dict)
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
     state_rules: tuple[StateRule, ...] = ()

@@ -199,10 +199,13 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
 
 
 def offer(g: GameState, env: dict, player: int, action: str) -> None:
-    """Give a player a window to take an action (or pass), e.g. a response to a declaration."""
+    """Give a player a window to take an action, or one of a named window's actions (or
+    pass), e.g. a response to a declaration."""
     from interpreter.engine.actions import Offer
 
-    g.frames.append(Frame((Offer((action,)),), {"#who": player}, "block"))
+    w = g.game.ruleset.windows.get(action)
+    instr = Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name)
+    g.frames.append(Frame((instr,), {"#who": player}, "block"))
 
 
 def cancel(g: GameState, env: dict) -> None:
@@ -256,7 +259,7 @@ PRIMITIVES: dict[str, Primitive] = {
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),
                         "attach cards to a host card; attached(host) lists them, oldest first"),
     "offer": Primitive(offer, (P("player", "player"), P("action", "action")),
-                       "let a player take an action now, or pass (a response window)"),
+                       "let a player take an action (or one of a window's) now, or pass"),
     "cancel": Primitive(cancel, (), "abandon the running action: it does not count as done"),
     "cancel_triggers": Primitive(cancel_triggers, (P("card", "cards"),),
                                  "waiting triggered abilities of these cards will not resolve"),

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine import repetition, vm
-from interpreter.engine.actions import PASS, legal_actions, start_action
+from interpreter.engine.actions import (
+    PASS,
+    close_window,
+    legal_actions,
+    start_action,
+    took_action,
+    window_full,
+)
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Frame, GameOver, GameState, Result
@@ -49,7 +56,8 @@ class PhaseStart(Instr):
 
 
 class Window(Instr):
-    """The turn player acts: any legal action of this phase, or pass to end the phase."""
+    """The turn player acts: any legal action of this phase, or pass to end the phase.
+    With `max_actions`, the phase also ends once that many actions were taken."""
 
     __slots__ = ("phase",)
 
@@ -59,16 +67,19 @@ class Window(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
+        if window_full(f, self.phase.max_actions):
+            return
         options = legal_actions(g, self.phase.actions, g.turn_player)
         if not options:
-            f.pc += 1
+            close_window(f)
             return
         vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase: act")
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
-            f.pc += 1
+            close_window(f)
         else:
+            took_action(f)
             start_action(g, option, g.turn_player)
 
 

@@ -13,7 +13,9 @@ RULESETS = ROOT / "rulesets"
 
 
 def bundled_ids() -> list[str]:
-    return sorted(p.stem for p in RULESETS.glob("*.yaml"))
+    """Rulesets are rulesets/<id>.yaml; files beside them named <id>.<part>.yaml (a forbid
+    list) belong to a ruleset and are not rulesets themselves."""
+    return sorted(p.stem for p in RULESETS.glob("*.yaml") if "." not in p.stem)
 
 
 def ruleset_path(spec: str) -> Path:

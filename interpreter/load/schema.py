@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.load.yamlpos import Doc
 
-KINDS = ("ruleset", "cards", "deck", "scenario")
+KINDS = ("ruleset", "cards", "deck", "scenario", "forbid")
 CODE = "SCHEMA"
 
 # What one item of a list / one entry of a named mapping is called in messages.
@@ -30,6 +30,7 @@ _SINGULAR = {
     "actions": "action", "params": "parameter", "turn": "phase", "end": "end rule",
     "sections": "section", "rules": "deck rule", "decisions": "decision", "decks": "deck",
     "log": "log entry", "not_log": "log entry", "restricted": "restricted card",
+    "forbid": "forbid entry",
 }
 # Keys whose string value names the object they sit in (first found wins).
 _LABEL_KEYS = ("name", "id", "phase", "card", "event")
