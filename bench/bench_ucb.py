@@ -12,6 +12,10 @@ Run: python bench/bench_ucb.py [--matches N] [--profile]
 Times are CPU seconds of this process (time.process_time), pinned to one core where the OS
 allows, so other work on the machine disturbs the ratios little. Seeds are fixed: the match
 with seed s shuffles with seed s; the random player draws from its own stream.
+
+Last measured 2026-11-22 on the 2-core development machine under load (load average ~4):
+sample decks 69-81 matches/s, vanilla 18-20x slower than hand-written, 2,600-3,400 card
+texts/s (README: conditions, instruction counts, the figures before the speed-ups).
 """
 
 from __future__ import annotations

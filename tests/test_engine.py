@@ -116,3 +116,23 @@ def test_clones_are_independent_while_triggers_are_being_ordered():
         g.apply(len(before) - 1)  # the original can still be answered
         return
     pytest.skip("no match reached a trigger-ordering decision")
+
+
+def test_random_in_a_filter_draws_once_per_card(ucb, ucb_decks):
+    """`random` draws from the match's RNG for every card a filter looks at, even once the
+    answer is known (the compiler's speed-ups must not skip, reorder or share its draws)."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    # reads `player`, so it is evaluated afresh (not cached for the state version)
+    fn = compiler.compile(parse_expr("exists(hand(you) where random(6) > 0 and owner == player)"))
+    hand = g.zones[ZoneRef("hand", 0)]
+    expected = g.clone()
+    for _ in hand:
+        expected.rng.randint(1, 6)
+    assert len(hand) > 1
+    assert fn(g, {**vm.effect_env(g, None, 0), "player": 0}) is True
+    assert g.rng.getstate() == expected.rng.getstate()

@@ -12,7 +12,9 @@ the candidate, and the innermost filter wins.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -46,16 +48,25 @@ def equal(a: Any, b: Any) -> bool:
 
 
 def _eq(a: Any, b: Any) -> bool:
-    return a is not None and b is not None and equal(a, b)
+    if a is None or b is None:
+        return False
+    if type(a) is type(b) and type(a) is not tuple:  # the common case, without a call
+        return a == b
+    return equal(a, b)
 
 
 def _ne(a: Any, b: Any) -> bool:
     return a is not None and b is not None and not equal(a, b)
 
 
+# The helpers below test `type(x) is tuple` before calling single(): most values are plain
+# numbers, and these run for every comparison the engine makes.
 def _ordered(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
     def compare(a: Any, b: Any) -> bool:
-        a, b = single(a), single(b)
+        if type(a) is tuple:
+            a = single(a)
+        if type(b) is tuple:
+            b = single(b)
         return a is not None and b is not None and op(a, b)
 
     return compare
@@ -63,7 +74,10 @@ def _ordered(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
 
 def _arith(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def arith(a: Any, b: Any) -> Any:
-        a, b = single(a), single(b)
+        if type(a) is tuple:
+            a = single(a)
+        if type(b) is tuple:
+            b = single(b)
         return None if a is None or b is None else op(a, b)
 
     return arith
@@ -75,7 +89,8 @@ def _neg(a: Any) -> Any:
 
 
 def _field(g: GameState, v: Any, prop: str) -> Any:
-    v = single(v)
+    if type(v) is tuple:
+        v = single(v)
     return g.game.readers[prop](g, v) if type(v) is int else None
 
 
@@ -136,9 +151,10 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
-def _memoized(fn: Fn) -> Fn:
-    """Cache a value that depends only on the state (and who `you` is) until the state changes."""
-    key = next(_memo_keys)
+def _memoized(fn: Fn, key: int) -> Fn:
+    """Cache a value that depends only on the state (and who `you` is) until the state changes.
+    Expressions of the same shape share `key`, so a count several rules ask for (the mana
+    every action checks) is computed once per state version."""
 
     def cached(g: GameState, env: dict) -> Any:
         if g.memo_version != g.version:
@@ -154,10 +170,9 @@ def _memoized(fn: Fn) -> Fn:
 
 
 _BINARY = {
-    "<": _ordered(lambda a, b: a < b), "<=": _ordered(lambda a, b: a <= b),
-    ">": _ordered(lambda a, b: a > b), ">=": _ordered(lambda a, b: a >= b),
-    "+": _arith(lambda a, b: a + b), "-": _arith(lambda a, b: a - b),
-    "*": _arith(lambda a, b: a * b),
+    "<": _ordered(operator.lt), "<=": _ordered(operator.le),
+    ">": _ordered(operator.gt), ">=": _ordered(operator.ge),
+    "+": _arith(operator.add), "-": _arith(operator.sub), "*": _arith(operator.mul),
     "/": _arith(lambda a, b: a // b if b else 0), "%": _arith(lambda a, b: a % b if b else 0),
 }
 _HELPERS = {
@@ -169,9 +184,17 @@ _HELPERS = {
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class Const:
+    """A value known when compiling (a bare word, a parameter's default)."""
+
+    value: Any
+
+
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
+        self.memo_keys: dict[tuple, int] = {}  # (expression shape, in_filter) -> memo key
 
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
@@ -179,17 +202,49 @@ class ExprCompiler:
         body = gen.expr(node, in_filter, local_it=False)
         fn = gen.function(body)
         if self._memoizable(node, in_filter):
-            return _memoized(fn)
+            key = next(_memo_keys) if _impure(node) \
+                else self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
+            return _memoized(fn, key)
         return fn
+
+    def compile_values(self, values: list[A.Expr | Const]) -> Fn:
+        """A function returning the tuple of the values (a call's arguments): one call
+        instead of one per argument."""
+        gen = _Generator(self)
+        items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
+                 for v in values]
+        return gen.function(f"({''.join(i + ', ' for i in items)})")
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
-        generated comprehension instead of an interpreted loop over candidates."""
-        gen = _Generator(self, local_names=frozenset({"card"}))
-        source = gen.cards(cards, False, False)
-        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
+        generated comprehension instead of an interpreted loop over candidates.
+
+        For speed (this runs for every action at every decision): rules that do not read
+        `card` are tested once, before the loop; an unnamed `where` on the candidates is
+        fused into the loop instead of building its own tuple first."""
+        pure = not _impure((cards, *rules))
+        gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
-        return gen.function(f"tuple([{card} for {card} in {source} if {conds}])")
+        if not pure:  # evaluate as written: each `random` draws from the match's RNG
+            conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
+            return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
+                                f"if {conds}])")
+        per_card = [r for r in rules if "card" in self.reads(r, False)]
+        once = [r for r in rules if r not in per_card]
+        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card)
+        if isinstance(cards, A.Filter) and cards.name is None \
+                and not self._memoizable(cards, False):
+            source = gen.cards(cards.source, False, False)
+            loop = f"it for it in {source} if {gen.sub(cards.cond, True, True)}"
+            if conds:
+                loop += f" for {card} in (it,) if {conds}"
+        else:
+            loop = f"{card} for {card} in {gen.cards(cards, False, False)}"
+            if conds:
+                loop += f" if {conds}"
+        guard = " and ".join(f"({gen.sub(r, False, False)})" for r in once)
+        return gen.function(f"tuple([{loop}]) if {guard} else ()" if guard
+                            else f"tuple([{loop}])")
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
         """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
@@ -221,6 +276,28 @@ class ExprCompiler:
         return set()
 
 
+def _shape(node: Any) -> Any:
+    """A node without its source positions: expressions of equal shape have equal values."""
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__, *(_shape(getattr(node, f.name))
+                                       for f in dataclasses.fields(node) if f.name != "span"))
+    return node
+
+
+def _impure(node: Any) -> bool:
+    """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
+    evaluations must leave such an expression alone."""
+    if isinstance(node, A.Call) and node.name == "random":
+        return True
+    if isinstance(node, tuple):
+        return any(_impure(x) for x in node)
+    if dataclasses.is_dataclass(node):
+        return any(_impure(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
+
+
 def _has_filter(node: A.Expr) -> bool:
     if isinstance(node, A.Filter):
         return True
@@ -234,12 +311,16 @@ def _has_filter(node: A.Expr) -> bool:
 class _Generator:
     """Builds the Python source of one expression; constants go into its namespace."""
 
-    def __init__(self, owner: ExprCompiler, local_names: frozenset[str] = frozenset()) -> None:
+    def __init__(self, owner: ExprCompiler, local_names: frozenset[str] = frozenset(),
+                 hoist: bool = False) -> None:
         self.owner, self.names = owner, owner.names
         # variables that are Python locals in the generated code, not env entries
         self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
+        # hoist: state-only subexpressions are computed once, before the body (in a loop over
+        # candidates they would otherwise be looked up in the memo for every candidate)
+        self.prelude: list[str] | None = [] if hoist else None
 
     def const(self, value: Any) -> str:
         """A name bound to `value` in the generated function's namespace."""
@@ -249,7 +330,8 @@ class _Generator:
         return name
 
     def function(self, body: str) -> Fn:
-        source = f"def _expr(g, env):\n    R = g.game.readers\n    return {body}\n"
+        lines = ["R = g.game.readers", *(self.prelude or ()), f"return {body}"]
+        source = "def _expr(g, env):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         return self.namespace["_expr"]
 
@@ -259,7 +341,12 @@ class _Generator:
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """A subexpression; state-only ones become their own memoised function."""
         if isinstance(n, (A.Filter, A.Call)) and self.owner._memoizable(n, in_filter):
-            return f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
+            call = f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
+            if self.prelude is None:
+                return call
+            name = f"_h{len(self.prelude)}"
+            self.prelude.append(f"{name} = {call}")
+            return name
         return self.expr(n, in_filter, local_it)
 
     # literals
@@ -301,13 +388,23 @@ class _Generator:
             return self.locals[name]
         return f"env.get({name!r})"
 
+    def _literal(self, n: A.Expr, in_filter: bool) -> bool:
+        """Compiles to a Python literal other than None (a number, text, state or enum word)."""
+        if isinstance(n, (A.Num, A.Str, A.Bool)):
+            return True
+        return isinstance(n, A.Name) and n.id not in ("it", "turn_player", "players") \
+            and not (in_filter and self.names.card_field(n.id)) \
+            and (n.id in self.names.states or n.id in self.names.enums)
+
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:
             return f"_resource(g, {obj}, {n.name!r})"
+        card = obj == "it" or obj in self.locals.values()  # a comprehension's card: an int
         if n.name in self.names.counters:
-            return f"_counter(g, {obj}, {n.name!r})"
-        return f"_field(g, {obj}, {n.name!r})"
+            return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
+                else f"_counter(g, {obj}, {n.name!r})"
+        return f"R[{n.name!r}](g, {obj})" if card else f"_field(g, {obj}, {n.name!r})"
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
@@ -325,6 +422,8 @@ class _Generator:
         if op in ("==", "!="):
             if isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit):
                 return f"({'' if op == '==' else 'not '}equal({a}, {b}))"
+            if op == "==" and self._literal(n.right, in_filter):  # `kind == spell`: no call
+                return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
         return f"{self.const(_BINARY[op])}({a}, {b})"
 
@@ -336,9 +435,13 @@ class _Generator:
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
+        return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
+
+    def _filter_loop(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
+        """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
         source = self.cards(n.source, in_filter, local_it)
         if n.name is None:
-            return f"tuple([it for it in {source} if {self.sub(n.cond, True, True)}])"
+            return f"for it in {source} if {self.sub(n.cond, True, True)}"
         outer = self.locals.get(n.name)
         var = self.locals[n.name] = f"_v{len(self.locals)}_{self.count}"
         cond = self.sub(n.cond, True, True)
@@ -346,14 +449,19 @@ class _Generator:
             del self.locals[n.name]
         else:
             self.locals[n.name] = outer
-        return f"tuple([it for it in {source} for {var} in (it,) if {cond}])"
+        return f"for it in {source} for {var} in (it,) if {cond}"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
             return f"_total(g, {self.sub(n.args[0].value, in_filter, local_it)}, {prop!r})"
         if n.name in ("count", "exists"):
-            cards = self.cards(n.args[0].value, in_filter, local_it)
+            arg = n.args[0].value
+            if n.name == "exists" and isinstance(arg, A.Filter) \
+                    and not self.owner._memoizable(arg, in_filter) and not _impure(arg):
+                # stops at the first card that passes instead of collecting them all
+                return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
+            cards = self.cards(arg, in_filter, local_it)
             return f"len({cards})" if n.name == "count" else f"bool({cards})"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
         if n.name in self.names.zones:

@@ -168,12 +168,8 @@ class RulesetBuilder:
         out = {}
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
-            defaults = {}
-            for p in params:
-                if p.default is not ...:
-                    tree = _default_expr(p.default, p.type)
-                    defaults[p.name] = self.compiler.exprs.compile(tree)
-            self.verb_defaults[name] = defaults
+            self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
+                                        for p in params if p.default is not ...}
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
@@ -187,8 +183,10 @@ class RulesetBuilder:
                                                 f"'{each}' is not a parameter of '{name}'",
                                                 did_you_mean(each, fields)))
                 each = None
+            defaults = {k: self.compiler.exprs.compile(tree)
+                        for k, tree in self.verb_defaults[name].items()}
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
-                                self.verb_defaults[name], body, event, ref, each)
+                                defaults, body, event, ref, each)
         return out
 
     def _actions(self) -> dict[str, ActionDef]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from interpreter.compile.exprs import ExprCompiler, Fn
+from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
 from interpreter.engine import instructions as I
 from interpreter.engine.primitives import PRIMITIVES, Param
@@ -16,7 +16,8 @@ _BARE_WORD_TYPES = {"state", "name", "text", "action"}
 
 
 class StmtCompiler:
-    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, Fn]] | None = None) -> None:
+    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None
+                 ) -> None:
         self.names = names
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
@@ -42,26 +43,28 @@ class StmtCompiler:
         params = self.names.params_of(s.name) or ()
         bound = self.bind(s, params)
         if s.name in PRIMITIVES:
-            code.append(I.Exec(_primitive_call(PRIMITIVES[s.name], bound)))
+            prim = PRIMITIVES[s.name]
+            values = [bound.get(p.name) or Const(p.default) for p in prim.params
+                      if p.name in bound or p.default is not ...]
+            code.append(I.Exec(_primitive_call(prim, self.exprs.compile_values(values))))
         else:
             defaults = self.verb_defaults.get(s.name, {})
-            args = tuple((p.name, bound.get(p.name) or defaults.get(p.name) or _none)
-                         for p in params)
-            code.append(I.CallVerb(s.name, args))
+            values = [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
+            code.append(I.CallVerb(s.name, tuple(p.name for p in params),
+                                   self.exprs.compile_values(values)))
 
-    def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, Fn]:
+    def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, A.Expr | Const]:
         """Arguments by position then by name; bare words for state/name/text parameters."""
-        bound: dict[str, Fn] = {}
+        bound: dict[str, A.Expr | Const] = {}
         by_name = {p.name: p for p in params}
         for i, arg in enumerate(call.args):
             param = by_name.get(arg.name) if arg.name else (params[i] if i < len(params) else None)
             if param is None:
                 continue
             if param.type in _BARE_WORD_TYPES and arg.value in self.words:
-                word = arg.value.id
-                bound[param.name] = lambda g, env, w=word: w
+                bound[param.name] = Const(arg.value.id)
             else:
-                bound[param.name] = self.exprs.compile(arg.value)
+                bound[param.name] = arg.value
         return bound
 
     def _if(self, s: A.If, code: list) -> None:
@@ -136,17 +139,11 @@ def _count_text(count: A.Expr) -> str:
     return str(count.value) if isinstance(count, A.Num) else "some"
 
 
-def _none(g: Any, env: dict) -> None:
-    return None
-
-
-def _primitive_call(prim: Any, bound: dict[str, Fn]) -> Fn:
-    """Arguments in parameter order, defaults filled in: one positional call at run time."""
+def _primitive_call(prim: Any, values: Fn) -> Fn:
+    """The arguments (in parameter order, defaults filled in) come from one compiled function."""
     fn = prim.fn
-    args = tuple(bound.get(p.name) or (lambda g, env, d=p.default: d) for p in prim.params
-                 if p.name in bound or p.default is not ...)
 
     def call(g: Any, env: dict) -> None:
-        fn(g, env, *[f(g, env) for f in args])
+        fn(g, env, *values(g, env))
 
     return call

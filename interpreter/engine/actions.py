@@ -70,10 +70,11 @@ def _candidates(g: GameState, adef: ActionDef, player: int):
 
 def _guarded(g: GameState, adef: ActionDef) -> bool:
     """Some card in play forbids this action or lifts one of its requirements."""
-    for key in (adef.name, *(rule_id for rule_id, _ in adef.requires)):
-        if any(True for _ in vm.statics_of(g, "permission", key)):
-            return True
-    return any(True for _ in vm.statics_of(g, "prohibition", adef.name))
+    keys = g.game.guard_keys.get(adef.name)
+    if keys is None:
+        return False
+    live = vm.live_statics(g)
+    return any(k in live for k in keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv
-from interpreter.engine.model import CardDef, Ruleset
+from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
 from interpreter.engine.turn import OrderTriggers
 
@@ -66,6 +67,16 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
+        # per action that some card could forbid or permit, the (kind, key) pairs of the
+        # abilities that would; other actions never look at cards' abilities
+        self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        for name, adef in self.ruleset.actions.items():
+            keys = tuple(("permission", k) for k in (name, *(r for r, _ in adef.requires))
+                         if k in self.static_keys.get("permission", ()))
+            if name in self.static_keys.get("prohibition", ()):
+                keys += (("prohibition", name),)
+            if keys:
+                self.guard_keys[name] = keys
 
     def _readers(self) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path."""
@@ -74,7 +85,7 @@ class Game:
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
         for name, pdef in self.ruleset.properties.items():
             if name not in self.modified:  # nothing can change it: the printed value
-                readers[name] = lambda g, c, p=pdef: g.printed(c, p)
+                readers[name] = _printed_reader(pdef, self.hiding_mask)
             elif pdef.type == "number":
                 readers[name] = lambda g, c, p=pdef: g.number(c, p)
             else:
@@ -198,6 +209,26 @@ class _Readers(dict):
 
 def _read_none(g: GameState, cid: int) -> None:
     return None
+
+
+def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int], Any]:
+    """GameState.printed for one property as one flat function: the hottest read of all."""
+    name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
+    hide = 0 if pdef.always_known else hiding_mask
+
+    def read(g: GameState, cid: int) -> Any:
+        if g.flags[cid] & hide:
+            return None
+        value = g.defs[cid].props.get(name, default)
+        if value is None:
+            return None
+        if lo is not None and value < lo:
+            return lo
+        if hi is not None and value > hi:
+            return hi
+        return value
+
+    return read
 
 
 _ENGINE_FIELD_TYPES = {"player": "player", "you": "player", "opponent": "player",

@@ -164,14 +164,14 @@ class May(Instr):
 class CallVerb(Instr):
     """Call a ruleset verb: bind its parameters, honour prohibitions and replacements."""
 
-    __slots__ = ("verb", "args")
+    __slots__ = ("verb", "params", "values")
 
-    def __init__(self, verb: str, args: tuple[tuple[str, Fn], ...]) -> None:
-        self.verb, self.args = verb, args
+    def __init__(self, verb: str, params: tuple[str, ...], values: Fn) -> None:
+        self.verb, self.params, self.values = verb, params, values  # values(g, env): a tuple
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        params = {name: fn(g, f.env) for name, fn in self.args}
+        params = dict(zip(self.params, self.values(g, f.env), strict=True))
         vm.call_verb(g, self.verb, params, f.env)
 
 
@@ -240,6 +240,9 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
+        if not vm.heard(g, self.event):  # no log, no listener: skip building the fields
+            g.version += 1
+            return
         env = f.env
         vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
                 lookback=env.get("#live", ()), ref=self.ref)

@@ -76,6 +76,12 @@ class VerbDef:
     event: str
     ref: str = ""
     each: str | None = None  # a cards parameter the verb is applied to card by card
+    card_params: tuple[str, ...] = field(init=False)  # the `cards` parameters (read per call)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card_params",
+                           tuple(p for p, t in zip(self.params, self.types, strict=True)
+                                 if t == "cards"))
 
 
 @dataclass(frozen=True)

@@ -8,22 +8,7 @@ from typing import Any
 
 from interpreter.engine.actions import DECLINE, PASS
 from interpreter.engine.instructions import DONE
-from interpreter.engine.state import GameState
-
-
-def visible(g: GameState, cid: int, viewer: int | None) -> bool:
-    """viewer None: the omniscient log."""
-    if viewer is None:
-        return True
-    ref = g.zone_of[cid]
-    vis = g.game.ruleset.zones[ref.name].visibility
-    if g.known.get(cid, 0) >> viewer & 1:
-        return True
-    if vis == "hidden":
-        return False
-    if g.owner[cid] == viewer:
-        return True
-    return vis == "public" and g.face[cid]
+from interpreter.engine.state import GameState, visible
 
 
 def determinize(g: GameState, player: int, rng) -> GameState:

@@ -47,9 +47,12 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         else:
             dest.insert(0, cid)
         _enter(g, cid, to, zdef.face if face is None else face)
-        lookback = ((cid, src.name),) if src.name in g.game.scan_zone_set else ()
-        vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
-                             "player": g.owner[cid]}, lookback)
+        if vm.heard(g, "moved"):
+            lookback = ((cid, src.name),) if src.name in g.game.scan_zone_set else ()
+            vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
+                                 "player": g.owner[cid]}, lookback)
+        else:
+            g.version += 1
         vm.check_end(g, (src.name, to.name))
 
 

@@ -291,6 +291,21 @@ class GameState:
         return [c for ref in self.game.ability_refs for c in zones[ref] if not flags[c] & mask]
 
 
+def visible(g: GameState, cid: int, viewer: int | None) -> bool:
+    """Whether `viewer` may see the card's face; viewer None: the omniscient log."""
+    if viewer is None:
+        return True
+    ref = g.zone_of[cid]
+    vis = g.game.ruleset.zones[ref.name].visibility
+    if g.known.get(cid, 0) >> viewer & 1:
+        return True
+    if vis == "hidden":
+        return False
+    if g.owner[cid] == viewer:
+        return True
+    return vis == "public" and g.face[cid]
+
+
 def _zone_name(g: GameState, cid: int) -> str:
     return g.zone_of[cid].name
 

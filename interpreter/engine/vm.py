@@ -11,7 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import repetition
-from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result, ZoneRef
+from interpreter.engine.state import (
+    Decision,
+    Frame,
+    GameOver,
+    GameState,
+    Result,
+    ZoneRef,
+    visible,
+)
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -96,8 +104,6 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 
 def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
     """A key under which interchangeable cards (as `player` sees them) are equal."""
-    from interpreter.engine.observe import visible
-
     marked: set = set()
     if g.mods or g.counters or g.host:
         marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
@@ -120,6 +126,12 @@ def _player(p: int | None) -> str | None:
 
 
 # ---------- events and triggers ----------
+def heard(g: GameState, name: str) -> bool:
+    """Whether emitting `name` would do more than bump the version (a log records it or a
+    triggered ability listens): frequent emitters skip building the fields otherwise."""
+    return g.log is not None or name in g.game.triggers_on
+
+
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
          private_to: int | None = None) -> None:
     g.version += 1
@@ -186,6 +198,8 @@ def _fire_state_rules(g: GameState) -> bool:
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice."""
+    if not g.game.ruleset.state_rules:  # asked at every settle point
+        return False
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
             found = as_cards(g, rule.each(g, dict(penv)))
@@ -234,14 +248,26 @@ def apnap(g: GameState) -> list[int]:
 
 
 # ---------- verbs, prohibitions, replacements ----------
-def statics_of(g: GameState, kind: str, key: str):
+def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
     """(source, index, ability) for live abilities of one kind about `key`."""
     if key not in g.game.static_keys.get(kind, ()):
-        return
-    for cid in g.live_cards():
-        for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == kind and ability.key == key and g.game.works(g, cid, ability):
-                yield cid, idx, ability
+        return []
+    return live_statics(g).get((kind, key), [])
+
+
+def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
+    """Live prohibitions, permissions and replacements by (kind, key), once per state version:
+    every action offered and every verb called asks about them."""
+    live = g.live_cards()  # also makes the memo current
+    index = g.memo.get("statics")
+    if index is None:
+        index = g.memo["statics"] = {}
+        kinds = g.game.static_keys
+        for cid in live:
+            for idx, ability in enumerate(g.defs[cid].abilities):
+                if ability.key in kinds.get(ability.kind, ()) and g.game.works(g, cid, ability):
+                    index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
+    return index
 
 
 def _holds(g: GameState, cid: int, ability, env: dict) -> bool:
@@ -262,9 +288,8 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     verb = g.game.ruleset.verbs[name]
-    for pname, ptype in zip(verb.params, verb.types, strict=True):
-        if ptype == "cards":
-            params[pname] = as_cards(g, params[pname])
+    for pname in verb.card_params:
+        params[pname] = as_cards(g, params[pname])
     if verb.each and not params[verb.each]:
         return  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
@@ -295,8 +320,7 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
         live = g.live_cards()
         env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname, ptype in zip(verb.params, verb.types, strict=True)
-                             if ptype == "cards" for c in params[pname] if c in live)
+                             for pname in verb.card_params for c in params[pname] if c in live)
     env["#replaced"] = replaced
     g.frames.append(Frame(verb.body, env, "verb"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -44,7 +44,13 @@ def _token_classes() -> tuple[type, ...]:
     return (Token, lark_cython.Token)
 
 
-_TOKENS = _token_classes()
+_TOKENS = frozenset(_token_classes())
+
+
+@lru_cache(maxsize=4096)
+def _token_span(line: int, col: int) -> A.Span:
+    """Spans are immutable: one per position, not one per node (this runs for every node)."""
+    return A.Span(line, col)
 
 
 def _positioned(method):
@@ -56,9 +62,9 @@ def _positioned(method):
         span = None
         kept = []
         for c in children:
-            if isinstance(c, _TOKENS):
+            if type(c) in _TOKENS:
                 if span is None:
-                    span = A.Span(c.line, c.column)
+                    span = _token_span(c.line, c.column)
                 if c.type in _VALUE_TOKENS:
                     kept.append(str(c.value))
             else:
