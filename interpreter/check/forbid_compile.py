@@ -94,8 +94,12 @@ class _Compiler:
         if isinstance(q, Op) and q.op in ("and", "or", "unless", "not"):
             parts = [self.cond(a, pat) for a in q.args]
             return _logic(q.op, parts)
-        if isinstance(q, Op):
+        if isinstance(q, Op) and q.op in _TESTS:
             return self.compare(q, pat)
+        if isinstance(q, (Op, ListLit)) or (isinstance(q, Lit) and not isinstance(q.value, bool)):
+            # a sum, a number, a text or a list alone
+            return self._problem(q.span, "a condition must be true or false: compare this value",
+                                 "e.g. `total(draw.n) > 2`")
         if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None and pat is not None \
                 and self._is_field(q.names[0], pat):
             return self.value(q, pat)
