@@ -104,6 +104,7 @@ def _ruleset_with(query: str):
     ("per effect: move(to.zone == hnd)", "UNKNOWN-NAME", "hnd", "names no zone"),
     ("per ability: cannot(name == atack)", "UNKNOWN-NAME", "atack", "did you mean 'attack'"),
     ("per effect: set(state == 疲", "SYNTAX", "", "end of query"),
+    ("per card: 0 + 0", "TYPE", "0 +", "true or false"),   # found by tests/test_fuzz_queries.py
 ])
 def test_query_mistakes_are_positioned(query, code, at, words):
     doc = _ruleset_with(query)

@@ -66,7 +66,7 @@ def test_generated_queries_parse_then_compile_or_diagnose_and_run(text: str) -> 
         pytest.fail(f"{text!r} does not parse: {e.message}")
     compiled = compile_query(query, NAMES)
     if compiled.run is None:
-        assert compiled.problems and all(message for _span, message, _hint in compiled.problems)
+        assert compiled.problems and all(message and code for _s, message, _h, code in compiled.problems)
         return
     entry = forbid.Entry("FUZZ", "", "", text, "", RULESET, (), query, compiled.run,
                          compiled.needs)

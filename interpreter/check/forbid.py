@@ -101,9 +101,9 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
         diags.append(entry.doc.diag_at(line, col, "SYNTAX", f"forbid query: {e.message}", e.hint))
         return
     compiled = compile_query(entry.query, names)
-    for span, message, hint in compiled.problems:
+    for span, message, hint, code in compiled.problems:
         line, col = entry.doc.text_pos(at, span.line, span.col)
-        diags.append(entry.doc.diag_at(line, col, "UNKNOWN-NAME", message, hint))
+        diags.append(entry.doc.diag_at(line, col, code, message, hint))
     entry.run, entry.needs = compiled.run, compiled.needs
     if compiled.properties_only:
         entry.memo = {}

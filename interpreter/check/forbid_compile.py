@@ -43,7 +43,7 @@ class Compiled:
     run: Callable | None  # None when the query has problems
     needs: frozenset[str] | None  # the card has none of these kinds: the query is false
     properties_only: bool  # reads nothing but the card's printed properties
-    problems: list[tuple[Span, str, str]] = field(default_factory=list)
+    problems: list[tuple[Span, str, str, str]] = field(default_factory=list)  # span, message, hint, code
 
 
 def compile_query(query: Query, names: Names) -> Compiled:
@@ -85,8 +85,8 @@ class _Compiler:
                 out.setdefault(f, set()).add(kind)
         return out
 
-    def _problem(self, span, message: str, hint: str = "") -> Callable:
-        self.problems.append((span, message, hint))
+    def _problem(self, span, message: str, hint: str = "", code: str = "UNKNOWN-NAME") -> Callable:
+        self.problems.append((span, message, hint, code))
         return lambda ctx: None
 
     # a condition: true or false
@@ -98,8 +98,9 @@ class _Compiler:
             return self.compare(q, pat)
         if isinstance(q, (Op, ListLit)) or (isinstance(q, Lit) and not isinstance(q.value, bool)):
             # a sum, a number, a text or a list alone
-            return self._problem(q.span, "a condition must be true or false: compare this value",
-                                 "e.g. `total(draw.n) > 2`")
+            return self._problem(q.span, "forbid query: a condition must be true or false, "
+                                         "not a value alone", "compare it: `total(draw.n) > 2`",
+                                 "TYPE")
         if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None and pat is not None \
                 and self._is_field(q.names[0], pat):
             return self.value(q, pat)
