@@ -13,6 +13,7 @@ import os
 import random
 
 import pytest
+from grammar_texts import grammar_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,43 +128,18 @@ def test_effects_check_or_run(text: str) -> None:
 # ---------- texts derived from the grammar itself ----------
 
 def _grammar_strategies() -> dict[str, st.SearchStrategy[str]]:
-    """from_lark per entry point. Every terminal gets an explicit strategy padded with spaces:
-    from_lark would otherwise glue tokens ("if" + "x" lexes as the name "ifx"). Names are
-    the ruleset's own (most texts then check clean and run) or fresh identifiers."""
-    from importlib.resources import files
-
-    from hypothesis.extra.lark import from_lark
-    from lark import Lark
-    from lark.lexer import PatternStr
-
-    grammar = Lark(files("interpreter.grammar").joinpath("effect.lark").read_text(encoding="utf-8"),
-                   parser="lalr", start=["ability", "body", "expr"])
-    keywords = {t.pattern.value for t in grammar.terminals if isinstance(t.pattern, PatternStr)}
-    known = sorted({*NAMES.zones, *NAMES.properties, *NAMES.states, *NAMES.verbs}
-                   | {"you", "opponent", "self", "c", "t", "x", "count", "exists", "top", "playable"})
-    fresh = st.from_regex(r"[a-zA-Z_あ-ん][a-zA-Z0-9_]{0,5}", fullmatch=True)
-    by_name = {
-        "NAME": st.one_of(st.sampled_from(known), fresh).filter(lambda n: n not in keywords),
+    """from_lark per entry point; names are the ruleset's own (most texts then check clean
+    and run) or fresh identifiers."""
+    known = {*NAMES.zones, *NAMES.properties, *NAMES.states, *NAMES.verbs} \
+        | {"you", "opponent", "self", "c", "t", "x", "count", "exists", "top", "playable"}
+    return grammar_texts("effect.lark", ("ability", "body", "expr"), list(known), {
         "NUMBER": st.integers(0, 99).map(str),
         "STRING": st.sampled_from(["「剣士」", "「」", '"x"', "「見習い剣士」"]),
         "MODOP": st.sampled_from(["+=", "-=", "="]),
         "CMPOP": st.sampled_from(["==", "!=", "<=", ">=", "<", ">"]),
         "ADDOP": st.sampled_from(["+", "-"]),
         "MULOP": st.sampled_from(["*", "/", "%"]),
-        "WS": st.just(" "),
-        "COMMENT": st.just("# note\n"),
-    }
-    explicit = {t.name: (by_name[t.name] if t.name in by_name else st.just(t.pattern.value))
-                .map(lambda s: f" {s} ") for t in grammar.terminals
-                if t.name in by_name or isinstance(t.pattern, PatternStr)}
-
-    def reachable(start: str) -> set[str]:  # from_lark refuses strategies for other terminals
-        terminals, rules, ignored = grammar.grammar.compile([start], ())
-        return {t.name for t in terminals} | set(ignored)
-
-    return {start: from_lark(grammar, start=start,
-                             explicit={k: v for k, v in explicit.items() if k in reachable(start)})
-            for start in ("ability", "body", "expr")}
+    })
 
 
 GRAMMAR = _grammar_strategies()

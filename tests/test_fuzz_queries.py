@@ -5,14 +5,11 @@ every bundled アルティメット card without raising."""
 from __future__ import annotations
 
 import os
-from importlib.resources import files
 
 import pytest
+from grammar_texts import grammar_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
-from lark import Lark
-from lark.lexer import PatternStr
 
 from interpreter.check import forbid
 from interpreter.check.forbid_compile import compile_query
@@ -28,28 +25,16 @@ CARDS = [card for path in sorted((bundled.ROOT / "cards" / "ultimate").glob("*.y
 
 
 def _queries() -> st.SearchStrategy[str]:
-    """Every terminal has an explicit strategy padded with spaces (from_lark would glue
-    keywords to names); names are the ruleset's verbs, fields and words, or fresh ones."""
-    grammar = Lark(files("interpreter.grammar").joinpath("forbid.lark").read_text(encoding="utf-8"),
-                   parser="lalr")
-    keywords = {t.pattern.value for t in grammar.terminals if isinstance(t.pattern, PatternStr)}
-    known = sorted({*NAMES.verbs, *NAMES.properties, *NAMES.zones, *NAMES.events}
-                   | {"card", "ability", "any", "modify", "when", "static", "target", "n",
-                      "count", "zone", "owner", "max", "number", "opponent", "you", "self"})
-    fresh = st.from_regex(r"[a-zA-Z_あ-ん][a-zA-Z0-9_]{0,5}", fullmatch=True)
-    by_name = {
-        "NAME": st.one_of(st.sampled_from(known), fresh).filter(lambda n: n not in keywords),
+    """Names are the ruleset's verbs, fields and words, or fresh ones."""
+    known = {*NAMES.verbs, *NAMES.properties, *NAMES.zones, *NAMES.events} \
+        | {"card", "ability", "any", "modify", "when", "static", "target", "n", "count", "zone",
+           "owner", "max", "number", "opponent", "you", "self"}
+    return grammar_texts("forbid.lark", ("start",), list(known), {
         "NUMBER": st.integers(0, 12).map(str),
         "STRING": st.sampled_from(['"x"', "「A」", "「」"]),
         "CMPOP": st.sampled_from(["==", "!=", "<=", ">=", "<", ">"]),
         "SCOPE": st.sampled_from(["card", "ability", "effect"]),
-        "WS": st.just(" "),
-        "COMMENT": st.just("# note\n"),
-    }
-    explicit = {t.name: (by_name[t.name] if t.name in by_name else st.just(t.pattern.value))
-                .map(lambda s: f" {s} ") for t in grammar.terminals
-                if t.name in by_name or isinstance(t.pattern, PatternStr)}
-    return from_lark(grammar, start="start", explicit=explicit)
+    })["start"]
 
 
 # ~0.3 s a query (from_lark generates slowly): 20 in CI, TCG_QUERY_EXAMPLES=N for a long run.
