@@ -87,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--decks", metavar="DIR", help="a round robin: every pair of the deck files in DIR "
                                                     "(a win-rate matrix; --games per pair)")
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--turns", type=int, default=None, metavar="N",
+                     help="the matches' turn limit (instead of the ruleset's limits.turns)")
     sim.add_argument("--workers", type=int, default=None,
                      help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
                           "1 with the local backend runs in this process)")
@@ -249,9 +251,10 @@ def _simulate(args: argparse.Namespace) -> int:
         with progress_bar(not args.quiet and sys.stderr.isatty()) as progress:
             if args.decks:
                 rr = round_robin(args.ruleset, args.decks, agents, args.seed, args.games, args.workers,
-                                 args.backend, out, args.resume, args.chunk, args.address, progress)
+                                 args.backend, out, args.resume, args.chunk, args.address, progress,
+                                 args.turns)
             else:
-                plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games)
+                plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns)
                 run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
                                args.address)
     except KeyboardInterrupt:

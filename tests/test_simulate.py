@@ -279,3 +279,21 @@ def test_a_raising_match_is_an_error_record_not_a_crash(monkeypatch):
     assert run.summary["completed"] == 5
     assert "--seed 3" in run.summary["reproduce"]["3"]
     assert summarize(run.records, {"A": "a", "B": "b"})["games"] == 6
+
+
+def test_a_turn_limit_reaches_every_match_and_its_reproduce_line():
+    """`--turns N` (e.g. だんのこまち's time limit as turns): every match stops by turn N and is
+    judged there, exactly as `tcg play --turns N` with its seed plays it."""
+    from interpreter.run.match import MatchSetup, play
+
+    plan = sim.make_plan("dannokomachi", [], ["random", "random"], 3, 4, turns=2)
+    for index in range(4):
+        rec = sim.play_match(plan.ruleset, plan.decks, plan.agents, plan.seed, index, plan.turns)
+        assert rec["turns"] <= 2 and rec["outcome"] != "error", rec
+        assert "--turns 2" in plan.reproduce(rec)
+        seats = [sim.KEYS.index(k) for k in rec["seats"]]
+        g = play(MatchSetup("dannokomachi", [plan.decks[i] for i in seats], plan.seed + index,
+                            ["random"] * 2, turns=2))
+        assert (rec["winner_seat"], rec["reason"]) == (g.result.winner, g.result.reason)
+    with pytest.raises(sim.TcgError, match="--turns"):
+        sim.make_plan("dannokomachi", [], ["random", "random"], 3, 4, turns=0)

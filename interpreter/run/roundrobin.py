@@ -65,11 +65,13 @@ def pair_dir(out: Path, paths: list[str], i: int, j: int) -> Path:
 def round_robin(ruleset: str, folder: str, agents: list[str], seed: int, games: int,
                 workers: int | None = None, backend: str = "local", out: Path | None = None,
                 resume: bool = False, chunk: int | None = None, address: str | None = None,
-                progress: Callable[[int, int], Callable[[int], None]] | None = None) -> RoundRobin:
+                progress: Callable[[int, int], Callable[[int], None]] | None = None,
+                turns: int | None = None) -> RoundRobin:
     """Play every pair; with `out`, each pair's files go to OUT/<deck>--<deck>/ (resumable)."""
     paths = deck_files(folder)
     pairs = list(combinations(range(len(paths)), 2))
-    plans = {(i, j): make_plan(ruleset, [paths[i], paths[j]], agents, seed, games) for i, j in pairs}
+    plans = {(i, j): make_plan(ruleset, [paths[i], paths[j]], agents, seed, games, turns)
+             for i, j in pairs}
     names = [files.load_deck(p).name for p in paths]
     if out is not None and not resume and any((pair_dir(out, paths, *p) / "results.jsonl").exists()
                                               for p in pairs):

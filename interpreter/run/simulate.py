@@ -40,6 +40,7 @@ class Plan:
     seed: int
     games: int
     deck_digest: str = ""  # the decks' contents, so a resume notices an edited deck
+    turns: int | None = None  # the matches' turn limit, when not the ruleset's
 
     def seats(self, index: int) -> tuple[str, str]:
         return ("B", "A") if index % 2 else ("A", "B")
@@ -48,10 +49,12 @@ class Plan:
         seats = [KEYS.index(k) for k in record["seats"]]
         decks = " ".join(f"--deck {self.decks[i]}" for i in seats)
         agents = ",".join(self.agents[i] for i in seats)
-        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}"
+        turns = f" --turns {self.turns}" if self.turns is not None else ""
+        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}{turns}"
 
 
-def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, games: int) -> Plan:
+def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, games: int,
+              turns: int | None = None) -> Plan:
     """Load and check everything in this process first: bad input fails before any work."""
     from interpreter.agents import make_agent
     from interpreter.run.loading import load_game
@@ -59,6 +62,8 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
 
     if games < 1:
         raise TcgError("--games must be at least 1")
+    if turns is not None and turns < 1:
+        raise TcgError(f"--turns must be at least 1, got {turns}")
     if len(agents) == 1:
         agents = agents * 2
     if len(agents) != 2:
@@ -77,7 +82,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
     if names[0] == names[1]:
         names = [f"{names[0]} (A)", f"{names[1]} (B)"]
     return Plan(ruleset, (str(loaded[0].doc.path), str(loaded[1].doc.path)), tuple(names),
-                tuple(agents), seed, games, digest)
+                tuple(agents), seed, games, digest, turns)
 
 
 # ---------- one match (runs in workers) ----------
@@ -108,7 +113,7 @@ class LeadTracker:
 
 
 def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-               index: int) -> dict:
+               index: int, turns: int | None = None) -> dict:
     """Play match `index` to the end; an exception becomes an error record, never a crash."""
     from interpreter.agents import make_agent
 
@@ -121,7 +126,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
     try:
         game, sections = _setup(ruleset, decks)
         seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
-        state = game.new_state([sections[k] for k in keys], seed, log=False)
+        state = game.new_state([sections[k] for k in keys], seed, log=False, turns=turns)
         lead, starter = LeadTracker(game), None
         while not state.is_over:
             lead.look(state)
@@ -144,8 +149,8 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
 
 
 def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-              indexes: list[int]) -> list[dict]:
-    return [play_match(ruleset, decks, agents, base_seed, i) for i in indexes]
+              indexes: list[int], turns: int | None = None) -> list[dict]:
+    return [play_match(ruleset, decks, agents, base_seed, i, turns) for i in indexes]
 
 
 def chunk_size(remaining: int, workers: int, least: int = 1) -> int:
@@ -173,7 +178,8 @@ def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
             part = next(todo, None)
             if part is None:
                 return
-            fut = executor.submit(run_chunk, plan.ruleset, plan.decks, plan.agents, plan.seed, part)
+            fut = executor.submit(run_chunk, plan.ruleset, plan.decks, plan.agents, plan.seed, part,
+                                  plan.turns)
             running[fut] = part
 
     fill()
