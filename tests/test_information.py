@@ -70,3 +70,18 @@ def test_a_world_depends_only_on_what_the_player_sees():
     assert [d.name for d in a.defs] == [d.name for d in b.defs]
     assert a.rng.getstate() == b.rng.getstate()
     assert a.rng.getstate() != s.rng.getstate()  # the real shuffles stay unknown
+
+
+def test_which_hidden_card_was_picked_is_known_but_not_what_it_is():
+    """だんのこまち 1.1.5a: a card chosen from a hidden zone may stay face down, but which
+    card was chosen is made clear — the other player sees a hidden card marked `picked`."""
+    from interpreter.load.yamlpos import load_yaml
+    from interpreter.run.scenario import _play_script, build_state
+
+    spec = load_yaml(files.ROOT / "tests/scenarios/dannokomachi/simultaneous_choices.yaml").data
+    s = build_state(interpreter.load_game("dannokomachi"), spec["state"], 0)
+    _play_script(s, spec["decisions"][:2])  # P2 plays 選り好み and picks 串焼き from its hand
+    assert s.current_player == 0  # now P1 chooses, knowing P2's pick
+    hand = observation(s, 0)["zones"]["hand@P2"]
+    assert {"hidden": True, "states": ["picked"]} in hand
+    assert all(set(card) <= {"hidden", "states"} for card in hand)  # never what it is

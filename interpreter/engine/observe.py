@@ -34,11 +34,13 @@ def determinize(g: GameState, player: int, rng) -> GameState:
 
 
 def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
+    # A card's states are public even when the card is not: which hidden card an effect
+    # picked is known, not what it is (だんのこまち 1.1.5a).
+    states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
     if not visible(g, cid, viewer):
-        return {"hidden": True}
+        return {"hidden": True, "states": states} if states else {"hidden": True}
     d = g.defs[cid]
     view: dict[str, Any] = {"id": cid, "name": d.name}
-    states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
     if states:
         view["states"] = states
     if not g.face[cid]:

@@ -60,9 +60,11 @@ def board(obs: dict) -> str:
     lines = [f"-- turn {obs['turn']} ({obs['turn_player']}), {obs['phase']} phase; "
              f"you are {obs['you']} --"]
     for zone, cards in obs["zones"].items():
-        shown = [c for c in cards if not c.get("hidden")]
-        hidden = len(cards) - len(shown)
-        parts = [_card(c) for c in shown] + ([f"{hidden} hidden"] if hidden else [])
+        shown = [_card(c) for c in cards if not c.get("hidden")]
+        marked = [f"a hidden card ({' '.join(c['states'])})" for c in cards
+                  if c.get("hidden") and c.get("states")]
+        hidden = len(cards) - len(shown) - len(marked)
+        parts = shown + marked + ([f"{hidden} hidden"] if hidden else [])
         lines.append(f"  {zone:<14} {', '.join(parts) if parts else '-'}")
     return "\n".join(lines)
 
