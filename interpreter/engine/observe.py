@@ -35,7 +35,7 @@ def determinize(g: GameState, player: int, rng) -> GameState:
 
 def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     # A card's states are public even when the card is not: which hidden card an effect
-    # picked is known, not what it is (だんのこまち 1.1.5a).
+    # picked is known, not what it is (a card picked from a hand in a simultaneous choice).
     states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
     if not visible(g, cid, viewer):
         return {"hidden": True, "states": states} if states else {"hidden": True}
