@@ -112,7 +112,8 @@ def _card_rules(game: Game, deck: Deck) -> list[Diagnostic]:
                 out.append(deck.doc.diag(at, code, f"{message} (this deck has {what}{among})",
                                          ref=rule.get("ref", "")))
         if "copies" in rule:
-            out += _rule_copies(deck, rule, sections, [names[i] for i in matching])
+            out += _rule_copies(deck, rule, code, message, sections,
+                                [names[i] for i in matching])
     return out
 
 
@@ -137,10 +138,10 @@ def _measure(rule: dict, view: _Printed, names: list[str], matching: list[int]) 
     return out
 
 
-def _rule_copies(deck: Deck, rule: dict, sections: list[str], names: list[str]) -> list:
+def _rule_copies(deck: Deck, rule: dict, code: str, message: str, sections: list[str],
+                 names: list[str]) -> list:
     """A rule's `copies`: at most that many of each name among the cards it matched."""
     out = []
-    code, message = f"DECK-{rule.get('id', 'RULE')}", rule.get("message", rule["where"])
     for name, k in Counter(names).items():
         if k > rule["copies"]:
             section = next(s for s in sections if name in deck.sections.get(s, ()))
