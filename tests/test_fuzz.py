@@ -16,6 +16,8 @@ import pytest
 from grammar_texts import grammar_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lark import Lark
+from lark.exceptions import UnexpectedInput
 
 from interpreter.check.effects import EffectChecker
 from interpreter.compile.names import ruleset_names
@@ -23,6 +25,7 @@ from interpreter.compile.stmts import StmtCompiler
 from interpreter.diagnostics import TcgError
 from interpreter.engine import vm
 from interpreter.engine.state import Frame
+from interpreter.lang import parser as P
 from interpreter.lang.parser import ParseError, parse_ability, parse_body, parse_expr
 from interpreter.run.loading import load_game
 
@@ -258,3 +261,60 @@ def test_mutated_real_texts_parse_and_check_or_diagnose(start_text: tuple[str, s
         return
     for problem in CHECKERS[start](EffectChecker(NAMES, set()), tree):
         assert problem.code and problem.message
+
+
+# ---------- the tuned parsers against plain Lark ----------
+
+# The oracle: pure-Python Lark, its parse table untouched, building the AST with the same
+# transformer. The parser in use is tuned (`parser._tuned`); so is plain Lark when lark-cython
+# is not installed: both must build exactly what the oracle builds, spans included.
+ORACLE = Lark.open_from_package("interpreter.grammar", "effect.lark", parser="lalr",
+                                start=["ability", "body", "expr"], keep_all_tokens=True,
+                                maybe_placeholders=True, transformer=P._ToAst())
+TUNED = {"in use": P._parser(), "plain Lark, tuned": P._tuned(P._lark())}
+
+
+def _parsed_by(parser: Lark, start: str, text: str):
+    try:
+        return parser.parse(text, start=start)
+    except UnexpectedInput:
+        return "syntax error"
+
+
+def _same_as_oracle(start: str, text: str) -> None:
+    text = P.normalize(text)
+    expected = _parsed_by(ORACLE, start, text)
+    for name, parser in TUNED.items():
+        assert _parsed_by(parser, start, text) == expected, (name, text)
+
+
+def test_the_parsers_are_tuned() -> None:
+    """Else the tests below compare the oracle with itself."""
+    for parser in TUNED.values():
+        table = parser.parser.parser._parse_table.states
+        assert any(isinstance(arg, P._Reduction) for actions in table.values()
+                   for _action, arg in actions.values())
+
+
+def test_tuned_parsers_build_what_plain_lark_builds_on_every_bundled_text() -> None:
+    for start, text in REAL_TEXTS:
+        _same_as_oracle(start, text)
+
+
+@FUZZ
+@given(mutated())
+def test_tuned_parsers_build_what_plain_lark_builds_on_mutated_texts(start_text) -> None:
+    _same_as_oracle(*start_text)
+
+
+@GRAMMAR_FUZZ
+@given(st.sampled_from(sorted(GRAMMAR)).flatmap(lambda s: GRAMMAR[s].map(lambda t: (s, t))))
+def test_tuned_parsers_build_what_plain_lark_builds_on_grammar_texts(start_text) -> None:
+    _same_as_oracle(*start_text)
+
+
+def test_a_parser_without_the_expected_internals_is_left_as_is() -> None:
+    earley = Lark.open_from_package("interpreter.grammar", "effect.lark", parser="earley",
+                                    start=["ability", "body", "expr"])
+    assert P._tuned(earley) is earley
+    assert earley.parse("draw(you, 1)", start="body").data == "body"

@@ -80,22 +80,6 @@ def test_deep_nesting_is_a_diagnostic_not_a_crash():
     assert "nesting" in info.value.message
 
 
-def test_accelerated_and_plain_parsers_build_the_same_ast():
-    """Oracle: the parser in use (lark-cython when installed) agrees with plain Lark."""
-    from lark import Lark
-
-    from interpreter.lang import parser as P
-    from interpreter.run.loading import load_game
-
-    plain = Lark.open_from_package("interpreter.grammar", "effect.lark", parser="lalr",
-                                   start=["ability", "body", "expr"], keep_all_tokens=True,
-                                   maybe_placeholders=True, transformer=P._ToAst())
-    texts = [a.text for d in load_game("ucb").cards.values() for a in d.abilities]
-    assert len(texts) > 20
-    for text in texts:
-        assert P.parse_ability(text) == plain.parse(P.normalize(text), start="ability"), text
-
-
 def test_strings_keep_their_exact_characters():
     e = parse_expr("name == 「ＡＢＣ…」 and x == \"（ｘ）\" and cost <= ３")
     assert e.left.left.right.value == "ＡＢＣ…"

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
+from operator import itemgetter
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_analysis import Shift
 
 from interpreter.diagnostics import TcgError
 from interpreter.lang import ast as A
@@ -247,8 +249,7 @@ def _accelerator() -> dict:
     return {"_plugins": lark_cython.plugins}
 
 
-@cache
-def _parser() -> Lark:
+def _lark(**options) -> Lark:
     # The transformer runs inside the LALR parser, so no parse tree is built; keeping
     # every token gives each node the position of its first token (keywords included).
     return Lark.open_from_package(
@@ -259,8 +260,68 @@ def _parser() -> Lark:
         keep_all_tokens=True,
         maybe_placeholders=True,
         transformer=_ToAst(),
-        **_accelerator(),
+        **options,
     )
+
+
+@cache
+def _parser() -> Lark:
+    return _tuned(_lark(**_accelerator()))
+
+
+class _Reduction:
+    """A parse-table reduction as the LALR loop reads it: `origin.name` and `expansion`."""
+
+    __slots__ = ("origin", "expansion")
+
+    def __init__(self, name: str, expansion: list) -> None:
+        self.origin, self.expansion = _Origin(name), expansion
+
+
+class _Origin:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _tuned(parser: Lark) -> Lark:
+    """Speed up the LALR loop (Lark's and lark-cython's alike) without changing what it builds.
+
+    At each reduction the loop compares the table's `Rule` with an int (`assert arg !=
+    end_state`) and looks up the next state by the rule's name, a lark `Token`: both run
+    Python-level `__eq__` methods. Here every reduction becomes a `_Reduction` (identity
+    equality, a plain-str name, the same expansion) keyed to the same callback; a rule that
+    only passes its single child up (`?sum: product`) gets a C-level `itemgetter(0)`.
+    Relies on the parser's internals: if they are not as expected, the parser is left as is.
+    """
+    try:
+        lalr = parser.parser.parser
+        states, callbacks = lalr._parse_table.states, lalr.parser_conf.callbacks
+        tuned: dict = {}
+        for actions in states.values():
+            for action, rule in actions.values():
+                if action is not Shift and rule not in tuned:
+                    tuned[rule] = _Reduction(str(rule.origin.name), rule.expansion)
+        callback = {r: itemgetter(0) if _passes_child_up(r) else callbacks[r] for r in tuned}
+    except (AttributeError, KeyError, TypeError):
+        return parser
+    for rule, reduction in tuned.items():
+        callbacks[reduction] = callback[rule]
+    for actions in states.values():
+        for term, (action, rule) in actions.items():
+            if action is not Shift:
+                actions[term] = (action, tuned[rule])
+    return parser
+
+
+def _passes_child_up(rule) -> bool:
+    """An inlined rule (`?rule`) of one symbol, not itself inlined: its only child is that
+    symbol's value, which Lark passes up as it is."""
+    if len(rule.expansion) != 1 or not rule.options.expand1 or rule.alias or rule.options.empty_indices:
+        return False
+    symbol = rule.expansion[0]
+    return symbol.is_term or not symbol.name.startswith("_")
 
 
 @cache
