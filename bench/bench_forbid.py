@@ -21,6 +21,7 @@ import time
 
 from interpreter.check import forbid
 from interpreter.check import forbid_facts as F
+from interpreter.compile.texts import parse_text
 from interpreter.lang.parser import backend, parse_ability, parse_body
 from interpreter.load import files
 from interpreter.load.yamlpos import load_yaml
@@ -74,8 +75,7 @@ def _ability(rng: random.Random) -> str:
 
 
 def _clear_caches() -> None:
-    F._parse_ability.cache_clear()
-    F._parse_body.cache_clear()
+    parse_text.cache_clear()
 
 
 def main() -> None:

@@ -116,3 +116,26 @@ def test_windows_name_known_actions(tmp_path: Path):
     assert r.returncode == 1, r.stdout
     assert [h[3] for h in headers(r.stdout)] == ["UNKNOWN-ACTION", "UNKNOWN-ACTION"], r.stdout
     assert "did you mean 'cast'?" in r.stdout and "did you mean 'reply'?" in r.stdout, r.stdout
+
+
+def test_a_run_parses_each_text_once(monkeypatch):
+    """`tcg check` builds a game for the ruleset, for its cards and for each deck, and reads
+    the cards again for the forbid list: each distinct text is still parsed only once."""
+    from collections import Counter
+
+    from interpreter.check.files import check_paths
+    from interpreter.compile.texts import parse_text
+    from interpreter.lang import parser
+
+    parses: Counter = Counter()
+    real = parser._parse
+
+    def counted(text: str, start: str):
+        parses[start, text] += 1
+        return real(text, start)
+
+    monkeypatch.setattr(parser, "_parse", counted)
+    parse_text.cache_clear()
+    paths = [ROOT / "rulesets" / "ultimate.yaml", ROOT / "cards" / "ultimate"]
+    assert not check_paths(paths).diagnostics
+    assert len(parses) > 50 and set(parses.values()) == {1}, parses.most_common(3)

@@ -10,12 +10,12 @@ variables in scope (`choose`, `let`, `for each`), never by running anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from interpreter.compile.names import FUNCTIONS, Names
+from interpreter.compile.texts import parse_text
 from interpreter.lang import ast as A
-from interpreter.lang.parser import ParseError, parse_ability, parse_body
+from interpreter.lang.parser import ParseError
 
 INF = float("inf")
 ABILITY_KINDS = {A.Trigger: "when", A.Activated: "activate", A.Static: "static",
@@ -63,11 +63,11 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
     props = {**defaults, **{k: v for k, v in raw.items() if k in names.properties}}
     card = Card(str(raw.get("name", "")), props, at)
     for j, text in enumerate(raw.get("abilities") or ()):
-        tree = _parsed(_parse_ability, text)
+        tree = _parsed("ability", text)
         if tree is not None:
             card.abilities.append(_ability(tree, (*at, "abilities", j), card, names))
     if isinstance(raw.get("effect"), str):
-        body = _parsed(_parse_body, raw["effect"])
+        body = _parsed("body", raw["effect"])
         if body is not None:
             ability = Ability("effect", "", (), _optional(body), (*at, "effect"), A.Span(1, 1), card)
             _Walker(ability, names).body(body, 1, {})
@@ -79,17 +79,11 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
     return card
 
 
-# The AST is frozen, so a text read twice (a card set checked against several lists, the
-# same ability on many cards) is parsed once.
-_parse_ability = lru_cache(maxsize=1 << 16)(parse_ability)
-_parse_body = lru_cache(maxsize=1 << 16)(parse_body)
-
-
-def _parsed(parse, text: Any):
+def _parsed(start: str, text: Any):
     if not isinstance(text, str):
         return None
     try:
-        return parse(text)
+        return parse_text(start, text)
     except ParseError:
         return None
 

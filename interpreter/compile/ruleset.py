@@ -7,7 +7,7 @@ from typing import Any
 
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
-from interpreter.compile.texts import TextReader, get_at
+from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
 from interpreter.engine import turn as T
@@ -25,7 +25,6 @@ from interpreter.engine.model import (
     ZoneDef,
 )
 from interpreter.lang import ast as A
-from interpreter.lang.parser import parse_expr
 from interpreter.load.yamlpos import Doc
 
 ACTION_FIELDS = ("card", "player", "ability")
@@ -369,4 +368,4 @@ def _zone_sizes_only(node: A.Expr, names) -> frozenset[str] | None:
 def _default_expr(value: Any, ptype: str) -> A.Expr:
     if ptype in ("text", "state", "name") and isinstance(value, str):
         return A.Str(A.NOWHERE, value)  # `default: top` means the word top
-    return parse_expr(str(value).lower() if isinstance(value, bool) else str(value))
+    return parse_text("expr", str(value).lower() if isinstance(value, bool) else str(value))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from interpreter.check.effects import EffectChecker
@@ -11,15 +12,25 @@ from interpreter.diagnostics import Diagnostic
 from interpreter.lang.parser import ParseError, parse_ability, parse_body, parse_expr
 from interpreter.load.yamlpos import Doc
 
-# kind of text -> (parser, checker method, extra checker arguments)
+# kind of text -> (entry point, checker method, extra checker arguments)
 _KINDS = {
-    "body": (parse_body, "body", ()),
-    "ability": (parse_ability, "ability", ()),
-    "expr": (parse_expr, "expr", ()),
-    "cond": (parse_expr, "condition", ()),
-    "card_cond": (parse_expr, "condition", (True,)),  # bare names are the card's properties
-    "card_value": (parse_expr, "expr", (True,)),  # the same, for a value
+    "body": ("body", "body", ()),
+    "ability": ("ability", "ability", ()),
+    "expr": ("expr", "expr", ()),
+    "cond": ("expr", "condition", ()),
+    "card_cond": ("expr", "condition", (True,)),  # bare names are the card's properties
+    "card_value": ("expr", "expr", (True,)),  # the same, for a value
 }
+_PARSERS = {"ability": parse_ability, "body": parse_body, "expr": parse_expr}
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_text(start: str, text: str) -> Any:
+    """The AST of `text` from entry point `start`, parsed once per process: an AST is frozen
+    and depends on the text alone, and a run reads a text many times (`tcg check` builds a
+    game for its rulesets, its card sets and each deck, then checks the cards against the
+    forbid list; rulesets share texts). Raises ParseError (not cached)."""
+    return _PARSERS[start](text)
 ACTION_FIELDS = ("card", "player", "ability")
 
 
@@ -35,8 +46,8 @@ class TextReader:
         if not isinstance(text, str):
             return None
         try:
-            parse, check, extra = _KINDS[kind]
-            tree = parse(text)
+            start, check, extra = _KINDS[kind]
+            tree = parse_text(start, text)
         except ParseError as e:
             line, col = self.doc.text_pos(at, e.line, e.col)
             self.diags.append(self.doc.diag_at(line, col, "SYNTAX", e.message, e.hint))
