@@ -27,10 +27,6 @@ class ParseError(TcgError):
 _VALUE_TOKENS = frozenset({"NAME", "NUMBER", "STRING", "MODOP", "CMPOP", "ADDOP", "MULOP"})
 
 
-def _span(first) -> A.Span:
-    return first if isinstance(first, A.Span) else A.Span(1, 1)
-
-
 def _span_of(c) -> A.Span | None:
     span = getattr(c, "span", None)
     if span is None and isinstance(c, tuple) and c:
@@ -73,166 +69,166 @@ def _positioned(method):
                 if span is None:
                     span = _span_of(c)
                 kept.append(c)
-        return method(self, span or A.Span(1, 1), kept)
+        return method(self, span or A.NOWHERE, kept)
 
     return callback
 
 
 class _ToAst(Transformer):
     # abilities
-    def ability(self, meta, c):
+    def ability(self, span, c):
         if len(c) == 2 and isinstance(c[0], tuple):  # `in zones:` before the ability
             return A.InZones(c[1].span, c[0], c[1])
         return c[-1]
 
-    def zones(self, meta, c):
+    def zones(self, span, c):
         return tuple(c)
 
-    def trigger(self, meta, c):
+    def trigger(self, span, c):
         cond = c[1] if len(c) == 3 else None
-        return A.Trigger(_span(meta), str(c[0]), cond, c[-1])
+        return A.Trigger(span, c[0], cond, c[-1])
 
-    def activated(self, meta, c):
+    def activated(self, span, c):
         cost = next((x for x in c[:-1] if isinstance(x, tuple)), ())
         cond = next((x for x in c[:-1] if not isinstance(x, tuple)), None)
-        return A.Activated(_span(meta), cost, cond, c[-1])
+        return A.Activated(span, cost, cond, c[-1])
 
-    def cost(self, meta, c):
+    def cost(self, span, c):
         return c[0]
 
-    def static(self, meta, c):
+    def static(self, span, c):
         cond = c[0] if c and not isinstance(c[0], A.Modify) else None
         mods = tuple(x for x in c if isinstance(x, A.Modify))
-        return A.Static(_span(meta), cond, mods)
+        return A.Static(span, cond, mods)
 
-    def replacement(self, meta, c):
+    def replacement(self, span, c):
         cond = c[1] if len(c) == 3 else None
-        return A.Replacement(_span(meta), str(c[0]), cond, c[-1])
+        return A.Replacement(span, c[0], cond, c[-1])
 
-    def prohibition(self, meta, c):
-        return A.Prohibition(_span(meta), str(c[0]), c[1] if len(c) > 1 else None)
+    def prohibition(self, span, c):
+        return A.Prohibition(span, c[0], c[1] if len(c) > 1 else None)
 
-    def permission(self, meta, c):
-        return A.Permission(_span(meta), str(c[0]), c[1] if len(c) > 1 else None)
+    def permission(self, span, c):
+        return A.Permission(span, c[0], c[1] if len(c) > 1 else None)
 
-    def where(self, meta, c):
+    def where(self, span, c):
         return c[0]
 
     # statements
-    def body(self, meta, c):
+    def body(self, span, c):
         return tuple(c)
 
-    def block(self, meta, c):
+    def block(self, span, c):
         return c[0] if c else ()
 
-    def if_stmt(self, meta, c):
+    def if_stmt(self, span, c):
         orelse = c[2] if len(c) == 3 else ()
         if isinstance(orelse, A.If):
             orelse = (orelse,)
-        return A.If(_span(meta), c[0], c[1], orelse)
+        return A.If(span, c[0], c[1], orelse)
 
-    def may_stmt(self, meta, c):
-        return A.May(_span(meta), c[0] if len(c) == 2 else None, c[-1])
+    def may_stmt(self, span, c):
+        return A.May(span, c[0] if len(c) == 2 else None, c[-1])
 
-    def choose_stmt(self, meta, c):
+    def choose_stmt(self, span, c):
         up_to = bool(c) and c[0] == "upto"
         rest = c[1:] if up_to else c
-        count, name, source = rest[0], str(rest[1]), rest[2]
+        count, name, source = rest[0], rest[1], rest[2]
         by = rest[3] if len(rest) > 3 else None
-        return A.Choose(_span(meta), count, up_to, name, source, by)
+        return A.Choose(span, count, up_to, name, source, by)
 
-    def upto(self, meta, c):
+    def upto(self, span, c):
         return "upto"
 
-    def by(self, meta, c):
+    def by(self, span, c):
         return c[0]
 
-    def foreach_stmt(self, meta, c):
-        return A.ForEach(_span(meta), str(c[0]), c[1], c[2])
+    def foreach_stmt(self, span, c):
+        return A.ForEach(span, c[0], c[1], c[2])
 
-    def repeat_stmt(self, meta, c):
-        return A.Repeat(_span(meta), c[0], c[1])
+    def repeat_stmt(self, span, c):
+        return A.Repeat(span, c[0], c[1])
 
-    def let_stmt(self, meta, c):
-        return A.Let(_span(meta), str(c[0]), c[1])
+    def let_stmt(self, span, c):
+        return A.Let(span, c[0], c[1])
 
-    def modify(self, meta, c):
+    def modify(self, span, c):
         until = c[4] if len(c) == 5 else None
-        return A.Modify(_span(meta), c[0], str(c[1]), str(c[2]), c[3], until)
+        return A.Modify(span, c[0], c[1], c[2], c[3], until)
 
-    def duration(self, meta, c):
-        return str(c[0])
+    def duration(self, span, c):
+        return c[0]
 
-    def settle_stmt(self, meta, c):
-        return A.Settle(_span(meta))
+    def settle_stmt(self, span, c):
+        return A.Settle(span)
 
-    def together_stmt(self, meta, c):
-        return A.Together(_span(meta), c[0])
+    def together_stmt(self, span, c):
+        return A.Together(span, c[0])
 
     # expressions
-    def filter(self, meta, c):
-        return A.Filter(_span(meta), c[0], c[1])
+    def filter(self, span, c):
+        return A.Filter(span, c[0], c[1])
 
-    def named_filter(self, meta, c):
-        return A.Filter(_span(meta), c[0], c[2], str(c[1]))
+    def named_filter(self, span, c):
+        return A.Filter(span, c[0], c[2], c[1])
 
-    def _binary(self, op, meta, c):
-        return A.Binary(_span(meta), op, c[0], c[-1])
+    def _binary(self, op, span, c):
+        return A.Binary(span, op, c[0], c[-1])
 
-    def or_(self, meta, c):
-        return self._binary("or", meta, c)
+    def or_(self, span, c):
+        return self._binary("or", span, c)
 
-    def and_(self, meta, c):
-        return self._binary("and", meta, c)
+    def and_(self, span, c):
+        return self._binary("and", span, c)
 
-    def in_(self, meta, c):
-        return self._binary("in", meta, c)
+    def in_(self, span, c):
+        return self._binary("in", span, c)
 
-    def cmp(self, meta, c):
-        return A.Binary(_span(meta), str(c[1]), c[0], c[2])
+    def cmp(self, span, c):
+        return A.Binary(span, c[1], c[0], c[2])
 
-    def arith(self, meta, c):
-        return A.Binary(_span(meta), str(c[1]), c[0], c[2])
+    def arith(self, span, c):
+        return A.Binary(span, c[1], c[0], c[2])
 
-    def not_(self, meta, c):
-        return A.Unary(_span(meta), "not", c[0])
+    def not_(self, span, c):
+        return A.Unary(span, "not", c[0])
 
-    def neg(self, meta, c):
-        return A.Unary(_span(meta), "-", c[0])
+    def neg(self, span, c):
+        return A.Unary(span, "-", c[0])
 
-    def member(self, meta, c):
-        return A.Member(_span(meta), c[0], str(c[1]))
+    def member(self, span, c):
+        return A.Member(span, c[0], c[1])
 
-    def num(self, meta, c):
-        return A.Num(_span(meta), int(c[0]))
+    def num(self, span, c):
+        return A.Num(span, int(c[0]))
 
-    def string(self, meta, c):
-        return A.Str(_span(meta), str(c[0])[1:-1])
+    def string(self, span, c):
+        return A.Str(span, c[0][1:-1])
 
-    def true(self, meta, c):
-        return A.Bool(_span(meta), True)
+    def true(self, span, c):
+        return A.Bool(span, True)
 
-    def false(self, meta, c):
-        return A.Bool(_span(meta), False)
+    def false(self, span, c):
+        return A.Bool(span, False)
 
-    def none(self, meta, c):
-        return A.NoneLit(_span(meta))
+    def none(self, span, c):
+        return A.NoneLit(span)
 
-    def name(self, meta, c):
-        return A.Name(_span(meta), str(c[0]))
+    def name(self, span, c):
+        return A.Name(span, c[0])
 
-    def paren(self, meta, c):
+    def paren(self, span, c):
         return c[0]
 
-    def call(self, meta, c):
+    def call(self, span, c):
         args = tuple(a for a in c[1:] if a is not None)
-        return A.Call(_span(meta), str(c[0]), args)
+        return A.Call(span, c[0], args)
 
-    def arg(self, meta, c):
-        return A.Arg(_span(meta), None, c[0])
+    def arg(self, span, c):
+        return A.Arg(span, None, c[0])
 
-    def named_arg(self, meta, c):
-        return A.Arg(_span(meta), str(c[0]), c[1])
+    def named_arg(self, span, c):
+        return A.Arg(span, c[0], c[1])
 
 
 for _name, _method in list(vars(_ToAst).items()):
@@ -341,6 +337,8 @@ _STRINGS = re.compile(r'("[^"\n]*"|「[^」\n]*」)')
 def normalize(text: str) -> str:
     """NFKC outside string literals (full-width digits and letters read as ASCII); a string
     keeps its exact characters, so 「ＡＢＣ」 still names the card called ＡＢＣ."""
+    if text.isascii():
+        return text  # NFKC leaves ASCII as it is
     parts = _STRINGS.split(text)
     return "".join(p if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(parts))
 
