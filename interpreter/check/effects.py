@@ -235,29 +235,19 @@ class EffectChecker:
             self._add(e.span, "TYPE", f"{message}; got {_a(t)}")
 
     def _expr(self, e: A.Expr, in_filter: bool) -> str:
-        if isinstance(e, A.Num):
-            return "number"
-        if isinstance(e, A.Str):
-            return "text"
-        if isinstance(e, A.Bool):
+        literal = _LITERALS.get(type(e))
+        if literal is not None:
+            return literal
+        return _EXPR_CHECKS[type(e)](self, e, in_filter)
+
+    def _unary(self, e: A.Unary, in_filter: bool) -> str:
+        if e.op == "not":
+            self._expr(e.operand, in_filter)
             return "bool"
-        if isinstance(e, A.NoneLit):
-            return ANY
-        if isinstance(e, A.Name):
-            return self._name(e, in_filter)
-        if isinstance(e, A.Member):
-            return self._member(e, in_filter)
-        if isinstance(e, A.Call):
-            return self._call_expr(e, in_filter)
-        if isinstance(e, A.Unary):
-            if e.op == "not":
-                self._expr(e.operand, in_filter)
-                return "bool"
-            self._operand(e.operand, in_filter, "'-'")
-            return "number"
-        if isinstance(e, A.Binary):
-            return self._binary(e, in_filter)
-        assert isinstance(e, A.Filter)
+        self._operand(e.operand, in_filter, "'-'")
+        return "number"
+
+    def _filter(self, e: A.Filter, in_filter: bool) -> str:
         t = self._expr(e.source, in_filter)
         if not _fits(t, {"cards"}):
             self._add(e.source.span, "TYPE", f"'where' filters cards or a zone, not {_a(t)}")
@@ -428,6 +418,13 @@ class EffectChecker:
 
     def _add(self, span: A.Span, code: str, message: str, hint: str = "") -> None:
         self.problems.append(Problem(span, code, message, hint))
+
+
+_LITERALS = {A.Num: "number", A.Str: "text", A.Bool: "bool", A.NoneLit: ANY}
+_EXPR_CHECKS = {  # by node type: a dict lookup instead of a chain of isinstance checks
+    A.Name: EffectChecker._name, A.Member: EffectChecker._member, A.Call: EffectChecker._call_expr,
+    A.Unary: EffectChecker._unary, A.Binary: EffectChecker._binary, A.Filter: EffectChecker._filter,
+}
 
 
 def _a(t: str) -> str:
