@@ -318,3 +318,22 @@ def test_a_parser_without_the_expected_internals_is_left_as_is() -> None:
                                     start=["ability", "body", "expr"])
     assert P._tuned(earley) is earley
     assert earley.parse("draw(you, 1)", start="body").data == "body"
+
+
+def test_a_tuned_parser_the_loop_cannot_read_falls_back_to_the_untouched_one(monkeypatch) -> None:
+    tune = P._tuned
+
+    def unreadable(parser: Lark) -> Lark:  # as if this lark's loop read a copy of the callbacks
+        callbacks = tune(parser).parser.parser.parser_conf.callbacks
+        for key in [k for k in callbacks if isinstance(k, P._Reduction)]:
+            del callbacks[key]
+        return parser
+
+    monkeypatch.setattr(P, "_tuned", unreadable)
+    P._parser.cache_clear()
+    try:
+        _same_as_oracle("ability", "when destroy where self in target: draw(you, 1)")
+        assert P._parser().parse("draw(you, 1)", start="body") == \
+            ORACLE.parse("draw(you, 1)", start="body")
+    finally:
+        P._parser.cache_clear()

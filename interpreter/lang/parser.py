@@ -9,7 +9,6 @@ from operator import itemgetter
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.parsers.lalr_analysis import Shift
 
 from interpreter.diagnostics import TcgError
 from interpreter.lang import ast as A
@@ -262,7 +261,12 @@ def _lark(**options) -> Lark:
 
 @cache
 def _parser() -> Lark:
-    return _tuned(_lark(**_accelerator()))
+    parser = _tuned(_lark(**_accelerator()))
+    try:  # a tuned table that this lark's loop cannot read fails here rather than on a card
+        parser.parse("f(a.b) + 2 * -1", start="expr")
+    except Exception:
+        return _lark(**_accelerator())
+    return parser
 
 
 class _Reduction:
@@ -292,6 +296,8 @@ def _tuned(parser: Lark) -> Lark:
     Relies on the parser's internals: if they are not as expected, the parser is left as is.
     """
     try:
+        from lark.parsers.lalr_analysis import Shift
+
         lalr = parser.parser.parser
         states, callbacks = lalr._parse_table.states, lalr.parser_conf.callbacks
         tuned: dict = {}
@@ -300,7 +306,7 @@ def _tuned(parser: Lark) -> Lark:
                 if action is not Shift and rule not in tuned:
                     tuned[rule] = _Reduction(str(rule.origin.name), rule.expansion)
         callback = {r: itemgetter(0) if _passes_child_up(r) else callbacks[r] for r in tuned}
-    except (AttributeError, KeyError, TypeError):
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError):
         return parser
     for rule, reduction in tuned.items():
         callbacks[reduction] = callback[rule]
