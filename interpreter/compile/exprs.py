@@ -104,12 +104,20 @@ def _resource(g: GameState, p: Any, name: str) -> Any:
     return None if p is None else g.res[p].get(name, 0)
 
 
-def _zone(refs: tuple[ZoneRef, ...], p: Any) -> ZoneRef | None:
-    if type(p) is not int:
-        p = single(p)
-        if p is None:
-            return None
-    return refs[p]
+class _ZoneRefs(dict):
+    """A zone's ZoneRef per player: `refs[p]` with a player number is one dict lookup;
+    anything else (a one-player tuple, None) goes through __missing__."""
+
+    def __init__(self, refs: tuple[ZoneRef, ...]) -> None:
+        super().__init__(enumerate(refs))
+        self.refs = refs
+
+    def __missing__(self, p: Any) -> ZoneRef | None:
+        if type(p) is not int:
+            p = single(p)
+            if p is None:
+                return None
+        return self.refs[p]
 
 
 def _numbers(*values: Any) -> list:
@@ -177,7 +185,7 @@ _BINARY = {
 }
 _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
-    "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
+    "_field": _field, "_counter": _counter, "_resource": _resource,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards,
@@ -467,8 +475,8 @@ class _Generator:
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
-            refs = self.const(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS)))
-            return f"_zone({refs}, {args[0]})"
+            refs = self.const(_ZoneRefs(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS))))
+            return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 
 

@@ -46,7 +46,7 @@ class StmtCompiler:
             prim = PRIMITIVES[s.name]
             values = [bound.get(p.name) or Const(p.default) for p in prim.params
                       if p.name in bound or p.default is not ...]
-            code.append(I.Exec(_primitive_call(prim, self.exprs.compile_values(values))))
+            code.append(I.Exec(prim.fn, self.exprs.compile_values(values)))
         else:
             defaults = self.verb_defaults.get(s.name, {})
             values = [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
@@ -138,12 +138,3 @@ class StmtCompiler:
 def _count_text(count: A.Expr) -> str:
     return str(count.value) if isinstance(count, A.Num) else "some"
 
-
-def _primitive_call(prim: Any, values: Fn) -> Fn:
-    """The arguments (in parameter order, defaults filled in) come from one compiled function."""
-    fn = prim.fn
-
-    def call(g: Any, env: dict) -> None:
-        fn(g, env, *values(g, env))
-
-    return call

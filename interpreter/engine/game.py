@@ -46,6 +46,8 @@ class Game:
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         zone_sets = [r.zones for r in ruleset.end_rules]
         self.end_zones = None if None in zone_sets else frozenset().union(*zone_sets)
+        # some win/loss rule reads more than zone sizes: every change needs a check
+        self.end_on_any = self.end_zones is None
         n = ruleset.players  # read-only environments for rules about each player
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))

@@ -27,16 +27,17 @@ class Instr:
 
 
 class Exec(Instr):
-    """Run a primitive (already bound to its argument closures)."""
+    """Run a primitive; `values(g, env)` gives its arguments (defaults filled in) as a tuple."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "values")
 
-    def __init__(self, fn: Fn) -> None:
-        self.fn = fn
+    def __init__(self, fn: Callable[..., None], values: Fn) -> None:
+        self.fn, self.values = fn, values
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        self.fn(g, f.env)
+        env = f.env
+        self.fn(g, env, *self.values(g, env))
 
 
 class Jump(Instr):

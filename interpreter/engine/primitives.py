@@ -53,7 +53,9 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
                                  "player": g.owner[cid]}, lookback)
         else:
             g.version += 1
-        vm.check_end(g, (src.name, to.name))
+        ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
+        if ends is None or src.name in ends or to.name in ends:
+            vm.check_end(g)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
@@ -95,14 +97,16 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
         vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
-        vm.check_end(g, ())
+        if g.game.end_on_any:  # check_end(g, ()), without the call
+            vm.check_end(g)
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
         vm.emit(g, "flipped", {"card": cid, "face": face})
-        vm.check_end(g, ())
+        if g.game.end_on_any:
+            vm.check_end(g)
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:

@@ -26,20 +26,28 @@ MAX_STEPS_PER_DECISION = 200_000
 
 def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
+    if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
+        return
     frames = g.frames
     steps = 0
     try:
-        while g.decision is None and g.result is None:
+        while g.decision is None:
             if not frames:
                 raise GameOver(Result(None, "the game program ended", turns=g.turn))
             f = frames[-1]
-            if f.pc >= len(f.code):
+            code = f.code
+            end = len(code)
+            # stay on this frame while it runs on: no frame pushed or popped, no question
+            while f.pc < end:
+                code[f.pc].run(g, f)
+                steps += 1
+                if g.decision is not None or steps > MAX_STEPS_PER_DECISION or not frames \
+                        or frames[-1] is not f:
+                    break
+            else:
                 frames.pop()
                 if f.kind in _EFFECT_KINDS:
                     _after_effect(g, f)
-                continue
-            f.code[f.pc].run(g, f)
-            steps += 1
             if steps > MAX_STEPS_PER_DECISION:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
