@@ -107,12 +107,12 @@ class StmtCompiler:
 
     def _loop(self, source: Fn, count: bool, name: str | None, body: A.Body, code: list) -> None:
         key = f"#i{next(_keys)}"
-        code.append(I.IterInit(key, source, count))
         head = len(code)
         code.append(None)
         self._block(body, code)
-        code.append(I.Jump(head))
-        code[head] = I.IterNext(key, name, len(code))
+        end = len(code) + 1
+        code.append(I.IterNext(key, name, head + 1, end))
+        code[head] = I.IterInit(key, source, count, name, end)
 
     def _let(self, s: A.Let, code: list) -> None:
         code.append(I.Let(s.name, self.exprs.compile(s.value)))

@@ -24,6 +24,7 @@ class Game:
         self.program = program
         self.order_code = (OrderTriggers(),)
         self.call_code = (CallFromEnv(),)
+        self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
         own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}

@@ -72,25 +72,34 @@ class Let(Instr):
 
 
 class IterInit(Instr):
-    """Fix the items of a `for each` (cards) or `repeat` (a count) before the loop runs."""
+    """Fix the items of a `for each` (cards) or `repeat` (a count) before the loop runs,
+    and start the first pass (or skip the loop when there is none)."""
 
-    __slots__ = ("key", "source", "count")
+    __slots__ = ("key", "source", "count", "name", "end")
 
-    def __init__(self, key: str, source: Fn, count: bool) -> None:
-        self.key, self.source, self.count = key, source, count
+    def __init__(self, key: str, source: Fn, count: bool, name: str | None, end: int) -> None:
+        self.key, self.source, self.count, self.name, self.end = key, source, count, name, end
 
     def run(self, g: GameState, f: Frame) -> None:
-        f.pc += 1
         value = self.source(g, f.env)
         items = tuple(range(max(value or 0, 0))) if self.count else vm.as_cards(g, value)
-        f.env[self.key] = (items, 0)
+        if not items:
+            f.env[self.key] = (items, 0)
+            f.pc = self.end
+            return
+        f.env[self.key] = (items, 1)
+        if self.name:
+            f.env[self.name] = items[0]
+        f.pc += 1
 
 
 class IterNext(Instr):
-    __slots__ = ("key", "name", "end")
+    """The end of a loop's body: the next pass (back to `body`), or leave the loop."""
 
-    def __init__(self, key: str, name: str | None, end: int) -> None:
-        self.key, self.name, self.end = key, name, end
+    __slots__ = ("key", "name", "body", "end")
+
+    def __init__(self, key: str, name: str | None, body: int, end: int) -> None:
+        self.key, self.name, self.body, self.end = key, name, body, end
 
     def run(self, g: GameState, f: Frame) -> None:
         items, i = f.env[self.key]
@@ -100,7 +109,7 @@ class IterNext(Instr):
         f.env[self.key] = (items, i + 1)
         if self.name:
             f.env[self.name] = items[i]
-        f.pc += 1
+        f.pc = self.body
 
 
 class Choose(Instr):
@@ -241,7 +250,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if not vm.heard(g, self.event):  # no log, no listener: skip building the fields
+        if g.log is None and self.event not in g.game.triggers_on:  # nobody hears it
             g.version += 1
             return
         env = f.env

@@ -47,7 +47,7 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         else:
             dest.insert(0, cid)
         _enter(g, cid, to, zdef.face if face is None else face)
-        if vm.heard(g, "moved"):
+        if g.log is not None or "moved" in g.game.triggers_on:  # a log or a trigger hears it
             lookback = ((cid, src.name),) if src.name in g.game.scan_zone_set else ()
             vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
                                  "player": g.owner[cid]}, lookback)

@@ -18,7 +18,6 @@ from interpreter.engine.state import (
     GameState,
     Result,
     ZoneRef,
-    visible,
 )
 
 MAX_STEPS_PER_DECISION = 200_000
@@ -116,11 +115,18 @@ def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
     if g.mods or g.counters or g.host:
         marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
             | set(g.host.values())
+    defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
+    visibility, known = g.game.visibility, g.known
 
     def key(c: int) -> Any:
-        if c in marked or not visible(g, c, player):
+        if c in marked:
             return c
-        return (g.defs[c].id, g.zone_of[c], g.face[c], g.flags[c], g.owner[c])
+        ref = zone_of[c]
+        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per option
+        if not (player is None or known.get(c, 0) >> player & 1 or vis != "hidden"
+                and (owner[c] == player or vis == "public" and face[c])):
+            return c
+        return (defs[c].id, ref, face[c], flags[c], owner[c])
 
     return key
 
@@ -134,12 +140,6 @@ def _player(p: int | None) -> str | None:
 
 
 # ---------- events and triggers ----------
-def heard(g: GameState, name: str) -> bool:
-    """Whether emitting `name` would do more than bump the version (a log records it or a
-    triggered ability listens): frequent emitters skip building the fields otherwise."""
-    return g.log is not None or name in g.game.triggers_on
-
-
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
          private_to: int | None = None) -> None:
     g.version += 1
@@ -295,9 +295,12 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
-    verb = g.game.ruleset.verbs[name]
+    game = g.game
+    verb = game.ruleset.verbs[name]
     for pname in verb.card_params:
-        params[pname] = as_cards(g, params[pname])
+        value = params[pname]
+        if type(value) is not tuple:
+            params[pname] = as_cards(g, value)
     if verb.each and not params[verb.each]:
         return  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
@@ -310,11 +313,24 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
            "self": caller.get("self")}
     env.update(params)
-    if forbidden(g, name, params):
+    keys = game.static_keys  # (checked here first: most verbs have no such abilities)
+    if name in keys.get("prohibition", ()) and forbidden(g, name, params):
         if g.log is not None:
             g.log.append({"e": "prevented", "verb": name})
         return
     replaced = caller.get("#replaced", ())
+    if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
+        return
+    if verb.event in game.triggers_on:  # triggers may need to look back at these cards
+        live = g.live_cards()
+        env["#live"] = tuple((c, g.zone_of[c].name)
+                             for pname in verb.card_params for c in params[pname] if c in live)
+    env["#replaced"] = replaced
+    g.frames.append(Frame(verb.body, env, "verb"))
+
+
+def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:
+    """Start the first live replacement of this verb call (each replaces it once at most)."""
     for cid, idx, ability in statics_of(g, "replacement", name):
         if (cid, idx) in replaced or not _holds(g, cid, ability, params):
             continue
@@ -324,13 +340,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
         if g.log is not None:
             g.log.append({"e": "replaced", "verb": name, "by": g.game.show(g, "card", cid)})
         g.frames.append(Frame(ability.body, renv, "block"))
-        return
-    if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
-        live = g.live_cards()
-        env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname in verb.card_params for c in params[pname] if c in live)
-    env["#replaced"] = replaced
-    g.frames.append(Frame(verb.body, env, "verb"))
+        return True
+    return False
 
 
 # ---------- state checks ----------
