@@ -62,6 +62,7 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
     """A card that changes zones is a new object: states, counters and modifiers go."""
     g.zone_of[cid] = to
     g.flags[cid] = 0
+    g.epoch += 1
     g.face[cid] = face == "up"
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
     g.clock += 1
@@ -86,6 +87,7 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if zone is None:
         return
     g.rng.shuffle(g.zones[zone])
+    g.epoch += 1
     vm.emit(g, "shuffled", {"zone": zone})
     vm.check_end(g, (zone.name,))
 
@@ -96,6 +98,7 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         if bool(g.flags[cid] & bit) == bool(value):
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
+        g.epoch += 1
         vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)

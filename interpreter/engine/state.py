@@ -70,7 +70,7 @@ class GameState:
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
-        "turn_limit", "board", "seen",
+        "turn_limit", "board", "seen", "epoch", "live", "live_at", "statics",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -113,6 +113,12 @@ class GameState:
         self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
         # state fingerprints since the last decision (with a `loop` rule), for forced loops
         self.seen: dict | None = {} if limits.loop_returns else None
+        # bumped whenever a card changes zone, a zone's order or a card's states change: the
+        # live cards (and the abilities that work) are recomputed only then
+        self.epoch = 0
+        self.live: list[int] = []
+        self.live_at = -1
+        self.statics: dict | None = None  # vm.live_statics, for the live cards of live_at
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -199,6 +205,7 @@ class GameState:
         g._statics = self._statics
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
+        g.epoch, g.live, g.live_at, g.statics = 0, [], -1, None  # a copy's cards may be redealt
         return g
 
     # ---------- queries ----------
@@ -278,13 +285,11 @@ class GameState:
 
     def live_cards(self) -> list[int]:
         """Cards whose abilities work now (in the ruleset's ability zones). Do not mutate."""
-        if self.memo_version != self.version:
-            self.memo.clear()
-            self.memo_version = self.version
-        live = self.memo.get("live")
-        if live is None:
-            live = self.memo["live"] = self._live_cards()
-        return live
+        if self.live_at != self.epoch:
+            self.live = self._live_cards()
+            self.live_at = self.epoch
+            self.statics = None
+        return self.live
 
     def _live_cards(self) -> list[int]:
         mask, flags, zones = self.game.disabling_mask, self.flags, self.zones

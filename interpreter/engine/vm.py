@@ -264,12 +264,12 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 
 
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
-    """Live prohibitions, permissions and replacements by (kind, key), once per state version:
-    every action offered and every verb called asks about them."""
-    live = g.live_cards()  # also makes the memo current
-    index = g.memo.get("statics")
+    """Live prohibitions, permissions and replacements by (kind, key), once per set of live
+    cards: every action offered and every verb called asks about them."""
+    live = g.live_cards()  # also drops the index when the live cards changed
+    index = g.statics
     if index is None:
-        index = g.memo["statics"] = {}
+        index = g.statics = {}
         kinds = g.game.static_keys
         for cid in live:
             for idx, ability in enumerate(g.defs[cid].abilities):
