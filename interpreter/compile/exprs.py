@@ -471,6 +471,12 @@ class _Generator:
                 return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
             cards = self.cards(arg, in_filter, local_it)
             return f"len({cards})" if n.name == "count" else f"bool({cards})"
+        if n.name == "top":  # slices the zone's list: no copy of a whole deck to take one card
+            cards = self.cards(n.args[0].value, in_filter, local_it)
+            k = n.args[1].value if len(n.args) > 1 else None
+            if k is None or isinstance(k, A.Num) and isinstance(k.value, int):
+                return f"tuple({cards}[:{1 if k is None else max(k.value, 0)}])"
+            return f"tuple({cards}[:max(single({self.sub(k, in_filter, local_it)}) or 0, 0)])"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
@@ -478,11 +484,6 @@ class _Generator:
             refs = self.const(_ZoneRefs(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS))))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
-
-
-def _top(args: list[str]) -> str:
-    k = args[1] if len(args) > 1 else "1"
-    return f"as_cards(g, {args[0]})[:max(single({k}) or 0, 0)]"
 
 
 def _bottom(args: list[str]) -> str:
@@ -494,7 +495,6 @@ def _bottom(args: list[str]) -> str:
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",
     "exists": lambda a: f"bool(as_cards(g, {a[0]}))",
-    "top": _top,
     "bottom": _bottom,
     "max": lambda a: f"max(_numbers({', '.join(a)}), default=None)",
     "min": lambda a: f"min(_numbers({', '.join(a)}), default=None)",

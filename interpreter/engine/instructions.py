@@ -130,7 +130,7 @@ class Choose(Instr):
             state = (cands, need, ())
             f.env[self.key] = state
         cands, need, chosen = state
-        remaining = tuple(c for c in cands if c not in chosen)
+        remaining = tuple([c for c in cands if c not in chosen]) if chosen else cands
         if len(chosen) >= need or not remaining:
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):

@@ -98,7 +98,8 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         if bool(g.flags[cid] & bit) == bool(value):
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
-        g.epoch += 1
+        if bit & g.game.disabling_mask:  # the card's abilities start or stop working
+            g.epoch += 1
         vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)

@@ -139,7 +139,8 @@ def expire(g: GameState, until: str) -> None:
     mask = g.game.clear_masks.get(until, 0)
     if mask:
         g.flags = [x & ~mask for x in g.flags]
-        g.epoch += 1
+        if mask & g.game.disabling_mask:
+            g.epoch += 1
     if g.counts:
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
     g.version += 1
