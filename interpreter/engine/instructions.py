@@ -212,7 +212,8 @@ class Modify(Instr):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
-        vm.check_end(g, ())
+        if g.game.end_on_any:  # check_end(g, ()), without the call
+            vm.check_end(g)
 
 
 class Settle(Instr):

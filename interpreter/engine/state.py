@@ -71,6 +71,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "statics",
+        "clean_at",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -120,6 +121,7 @@ class GameState:
         self.live: list[int] = []
         self.live_at = -1
         self.statics: dict | None = None  # vm.live_statics, for the live cards of live_at
+        self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -207,6 +209,7 @@ class GameState:
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.statics = 0, [], -1, None  # a copy's cards may be redealt
+        g.clean_at = -1
         return g
 
     # ---------- queries ----------

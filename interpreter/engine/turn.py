@@ -45,7 +45,10 @@ class PhaseStart(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        vm.check_end(g)  # a full check at every phase boundary, whatever changed
+        # a full check at every phase boundary, unless the rules read only zone sizes and
+        # no card moved since they last held for no one
+        if g.game.end_on_any or g.clean_at != g.epoch:
+            vm.check_end(g)
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
             return
@@ -134,7 +137,7 @@ def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
 
 def expire(g: GameState, until: str) -> None:
     """End modifiers, states and action counts that last until the end of a phase or turn."""
-    if any(m[4] == until for m in g.mods):
+    if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
     mask = g.game.clear_masks.get(until, 0)
     if mask:
@@ -144,7 +147,8 @@ def expire(g: GameState, until: str) -> None:
     if g.counts:
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
     g.version += 1
-    vm.check_end(g, ())
+    if g.game.end_on_any:  # check_end(g, ()), without the call
+        vm.check_end(g)
 
 
 class OrderTriggers(Instr):

@@ -369,6 +369,7 @@ def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
     if winners:
         p, rule = winners[0]
         raise GameOver(Result(p, f"{_player(p)} wins: {rule.reason}", rule.ref))
+    g.clean_at = g.epoch
 
 
 def _loss_result(g: GameState, losers: list[tuple[int, Any]]) -> Result:
