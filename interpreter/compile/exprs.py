@@ -404,6 +404,11 @@ class _Generator:
             and not (in_filter and self.names.card_field(n.id)) \
             and (n.id in self.names.states or n.id in self.names.enums)
 
+    def _reads_field(self, n: A.Expr, in_filter: bool) -> bool:
+        """A card's property, counter or a player's resource: a number, text, flag or None."""
+        return isinstance(n, A.Member) or isinstance(n, A.Name) and n.id != "it" \
+            and in_filter and bool(self.names.card_field(n.id))
+
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:
@@ -430,7 +435,14 @@ class _Generator:
         if op in ("==", "!="):
             if isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit):
                 return f"({'' if op == '==' else 'not '}equal({a}, {b}))"
-            if op == "==" and self._literal(n.right, in_filter):  # `kind == spell`: no call
+            if self._literal(n.right, in_filter) and self._reads_field(n.left, in_filter):
+                # `kind == spell`, `kind != token`: one set lookup, no call (a field's value is
+                # hashable); the set holds what single() and None-is-never-equal would accept
+                v = n.right.id if isinstance(n.right, A.Name) else n.right.value
+                if op == "==":
+                    return f"({a} in {self.const(frozenset({v, (v,)}))})"
+                return f"({a} not in {self.const(frozenset({None, v, (v,)}))})"
+            if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
         return f"{self.const(_BINARY[op])}({a}, {b})"
