@@ -215,13 +215,21 @@ class ExprCompiler:
             return _memoized(fn, key)
         return fn
 
-    def compile_values(self, values: list[A.Expr | Const]) -> Fn:
-        """A function returning the tuple of the values (a call's arguments): one call
-        instead of one per argument."""
+    def compile_call(self, fn: Callable[..., Any], values: list[A.Expr | Const]) -> Fn:
+        """A function calling fn(g, env, *values): a primitive call with its arguments in
+        one generated function (no tuple of arguments in between)."""
         gen = _Generator(self)
         items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
                  for v in values]
-        return gen.function(f"({''.join(i + ', ' for i in items)})")
+        return gen.function(f"{gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+
+    def compile_params(self, names: tuple[str, ...], values: list[A.Expr | Const]) -> Fn:
+        """A function returning a verb call's parameters as a new dict, name -> value."""
+        gen = _Generator(self)
+        items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
+                 for v in values]
+        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
+        return gen.function(f"{{{pairs}}}")
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one

@@ -46,12 +46,12 @@ class StmtCompiler:
             prim = PRIMITIVES[s.name]
             values = [bound.get(p.name) or Const(p.default) for p in prim.params
                       if p.name in bound or p.default is not ...]
-            code.append(I.Exec(prim.fn, self.exprs.compile_values(values)))
+            code.append(I.Exec(self.exprs.compile_call(prim.fn, values)))
         else:
             defaults = self.verb_defaults.get(s.name, {})
             values = [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
-            code.append(I.CallVerb(s.name, tuple(p.name for p in params),
-                                   self.exprs.compile_values(values)))
+            code.append(I.CallVerb(s.name, self.exprs.compile_params(
+                tuple(p.name for p in params), values)))
 
     def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, A.Expr | Const]:
         """Arguments by position then by name; bare words for state/name/text parameters."""

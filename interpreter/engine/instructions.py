@@ -27,17 +27,16 @@ class Instr:
 
 
 class Exec(Instr):
-    """Run a primitive; `values(g, env)` gives its arguments (defaults filled in) as a tuple."""
+    """Run a primitive: `call(g, env)` evaluates its arguments and calls it."""
 
-    __slots__ = ("fn", "values")
+    __slots__ = ("call",)
 
-    def __init__(self, fn: Callable[..., None], values: Fn) -> None:
-        self.fn, self.values = fn, values
+    def __init__(self, call: Fn) -> None:
+        self.call = call
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        env = f.env
-        self.fn(g, env, *self.values(g, env))
+        self.call(g, f.env)
 
 
 class Jump(Instr):
@@ -174,15 +173,14 @@ class May(Instr):
 class CallVerb(Instr):
     """Call a ruleset verb: bind its parameters, honour prohibitions and replacements."""
 
-    __slots__ = ("verb", "params", "values")
+    __slots__ = ("verb", "params")
 
-    def __init__(self, verb: str, params: tuple[str, ...], values: Fn) -> None:
-        self.verb, self.params, self.values = verb, params, values  # values(g, env): a tuple
+    def __init__(self, verb: str, params: Fn) -> None:
+        self.verb, self.params = verb, params  # params(g, env): a new dict, name -> value
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        params = dict(zip(self.params, self.values(g, f.env), strict=True))
-        vm.call_verb(g, self.verb, params, f.env)
+        vm.call_verb(g, self.verb, self.params(g, f.env), f.env)
 
 
 class CallFromEnv(Instr):
