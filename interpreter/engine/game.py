@@ -60,6 +60,8 @@ class Game:
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
+        # per card definition, its (index, ability) of the kinds static_keys indexes
+        self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in self.defs:
             for idx, a in enumerate(d.abilities):
@@ -70,6 +72,7 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
+                    self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}

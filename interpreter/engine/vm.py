@@ -191,7 +191,7 @@ def _after_effect(g: GameState, f: Frame) -> None:
 
 def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
-    if _fire_state_rules(g):
+    if g.game.ruleset.state_rules and _fire_state_rules(g):  # asked very often: no call
         return True
     if g.pending or g.queue:
         if g.seen is not None and repetition.loop_returned(g):
@@ -206,8 +206,6 @@ def _fire_state_rules(g: GameState) -> bool:
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice."""
-    if not g.game.ruleset.state_rules:  # asked at every settle point
-        return False
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
             found = as_cards(g, rule.each(g, dict(penv)))
@@ -270,10 +268,10 @@ def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     index = g.statics
     if index is None:
         index = g.statics = {}
-        kinds = g.game.static_keys
+        keyed, defs, works = g.game.keyed_abilities, g.defs, g.game.works
         for cid in live:
-            for idx, ability in enumerate(g.defs[cid].abilities):
-                if ability.key in kinds.get(ability.kind, ()) and g.game.works(g, cid, ability):
+            for idx, ability in keyed.get(defs[cid].id, ()):
+                if works(g, cid, ability):
                     index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
     return index
 
