@@ -100,7 +100,10 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
         if bit & g.game.disabling_mask:  # the card's abilities start or stop working
             g.epoch += 1
-        vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
+        if g.log is None and "state" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)
 
@@ -108,7 +111,10 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
-        vm.emit(g, "flipped", {"card": cid, "face": face})
+        if g.log is None and "flipped" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "flipped", {"card": cid, "face": face})
         if g.game.end_on_any:
             vm.check_end(g)
 

@@ -96,7 +96,10 @@ class PhaseEnd(Instr):
         if vm.settle_point(g):
             return
         f.pc += 1
-        vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
+        if g.log is None and "phase_end" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
         expire(g, "phase")
 
 
