@@ -192,6 +192,18 @@ _HELPERS = {
 }
 
 
+# engine.state.CARD_READERS, as source: card attributes read inline
+_INLINE_ATTRS = {
+    "name": "(None if g.flags[{c}] & {hide} else g.defs[{c}].name)",
+    "owner": "g.owner[{c}]",
+    "controller": "g.controller[{c}]",
+    "zone": "g.zone_of[{c}].name",
+    "face_up": "g.face[{c}]",
+    "is_token": "g.defs[{c}].token",
+    "host": "g.host.get({c})",
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Const:
     """A value known when compiling (a bare word, a parameter's default)."""
@@ -389,7 +401,7 @@ class _Generator:
         if in_filter and names.card_field(name):
             if name in names.counters:
                 return f"g.counters.get(({self._it(local_it)}, {name!r}), 0)"
-            return f"R[{name!r}](g, {self._it(local_it)})"
+            return self._read(name, self._it(local_it), local_it)
         if name == "turn_player":
             return "g.turn_player"
         if name == "players":
@@ -425,7 +437,20 @@ class _Generator:
         if n.name in self.names.counters:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
-        return f"R[{n.name!r}](g, {obj})" if card else f"_field(g, {obj}, {n.name!r})"
+        return self._read(n.name, obj, True) if card else f"_field(g, {obj}, {n.name!r})"
+
+    def _read(self, name: str, card: str, local: bool) -> str:
+        """A card's field; `card` is a card number. A state or an engine attribute of a local
+        card is read inline (these hot reads need no call); a property through its reader."""
+        names = self.names
+        if not local or name in names.properties:
+            return f"R[{name!r}](g, {card})"
+        if name in names.states:
+            return f"(g.flags[{card}] & {names.state_bits[name]} != 0)"
+        inline = _INLINE_ATTRS.get(name)
+        if inline is None:
+            return f"R[{name!r}](g, {card})"
+        return inline.format(c=card, hide=names.hiding_mask)
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
