@@ -35,12 +35,11 @@ def _distinct(g: GameState, options: list[tuple], player: int) -> tuple:
     """The same action with interchangeable cards is one option (as with choices)."""
     if len(options) < 2:
         return tuple(options)
-    key = vm.card_classes(g, player)
+    keys = vm.card_classes(g, [o[1] for o in options], player)
     seen: set = set()
     out = []
-    for option in options:
-        name, card, idx = option
-        k = (name, None if card is None else key(card), idx)
+    for option, key in zip(options, keys, strict=True):
+        k = (option[0], key, option[2])
         if k not in seen:
             seen.add(k)
             out.append(option)

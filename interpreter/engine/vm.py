@@ -7,7 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
 from interpreter.engine import repetition
@@ -98,37 +98,37 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
-    key = card_classes(g, player)
     seen: set = set()
     out = []
-    for c in cards:
-        k = key(c)
+    for c, k in zip(cards, card_classes(g, cards, player), strict=True):
         if k not in seen:
             seen.add(k)
             out.append(c)
     return tuple(out)
 
 
-def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
-    """A key under which interchangeable cards (as `player` sees them) are equal."""
+def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
+    """Per card (None stays None), a key under which interchangeable cards (as `player`
+    sees them) are equal."""
     marked: set = set()
     if g.mods or g.counters or g.host:
         marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
             | set(g.host.values())
     defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
     visibility, known = g.game.visibility, g.known
-
-    def key(c: int) -> Any:
-        if c in marked:
-            return c
+    keys: list = []
+    for c in cards:
+        if c is None or c in marked:
+            keys.append(c)
+            continue
         ref = zone_of[c]
-        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per option
-        if not (player is None or known.get(c, 0) >> player & 1 or vis != "hidden"
-                and (owner[c] == player or vis == "public" and face[c])):
-            return c
-        return (defs[c].id, ref, face[c], flags[c], owner[c])
-
-    return key
+        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
+        if player is None or known.get(c, 0) >> player & 1 or vis != "hidden" \
+                and (owner[c] == player or vis == "public" and face[c]):
+            keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
+        else:
+            keys.append(c)
+    return keys
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
@@ -157,9 +157,13 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
     if before:
         live = live + [c for c in before if c not in live]
+    defs = g.defs
     for cid in live:
-        for idx in index.get(g.defs[cid].id, ()):
-            ability = g.defs[cid].abilities[idx]
+        heard_by = index.get(defs[cid].id)
+        if heard_by is None:
+            continue
+        for idx in heard_by:
+            ability = defs[cid].abilities[idx]
             # it works where the card is now, or where it was just before (a card leaving play)
             if not (g.game.works(g, cid, ability)
                     or (cid in before and g.game.works(g, cid, ability, before[cid]))):
