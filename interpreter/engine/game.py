@@ -221,6 +221,10 @@ def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int
     """GameState.printed for one property as one flat function: the hottest read of all."""
     name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
+    if lo is None and hi is None:  # nothing to clamp: shorter still
+        if not hide:
+            return lambda g, cid: g.defs[cid].props.get(name, default)
+        return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].props.get(name, default)
 
     def read(g: GameState, cid: int) -> Any:
         if g.flags[cid] & hide:

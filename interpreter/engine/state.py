@@ -14,9 +14,9 @@ class ZoneRef(NamedTuple):
     owner: int  # -1 for a shared zone
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A question the engine asks one player; `options` are plain values."""
+class Decision(NamedTuple):
+    """A question the engine asks one player; `options` are plain values. (A named tuple:
+    one is made at every decision.)"""
 
     player: int
     kind: str  # action | choose | may | order

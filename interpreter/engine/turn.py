@@ -62,10 +62,11 @@ class Window(Instr):
     """The turn player acts: any legal action of this phase, or pass to end the phase.
     With `max_actions`, the phase also ends once that many actions were taken."""
 
-    __slots__ = ("phase",)
+    __slots__ = ("phase", "prompt")
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
+        self.prompt = f"{phase.name} phase: act"
 
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
@@ -76,7 +77,7 @@ class Window(Instr):
         if not options:
             close_window(f)
             return
-        vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase: act")
+        vm.ask(g, g.turn_player, "action", options + (PASS,), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
