@@ -18,11 +18,13 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     out: list[tuple] = []
     actions = g.game.ruleset.actions
     env = action_env(g, player, None, None)  # read-only for compiled selections
+    guards = g.game.guard_keys
+    statics = vm.live_statics(g) if guards else {}
     for name in names:
         adef = actions[name]
         if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
             continue
-        if adef.select is not None and not (name in g.game.guard_keys and _guarded(g, adef)):
+        if adef.select is not None and not (name in guards and _guarded(guards[name], statics)):
             out.extend([(name, cid, None) for cid in adef.select(g, env)])
         else:
             _candidates(g, adef, dict(env), out)
@@ -69,11 +71,10 @@ def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
                     out.append((adef.name, cid, idx))
 
 
-def _guarded(g: GameState, adef: ActionDef) -> bool:
-    """Some card in play forbids this action or lifts one of its requirements."""
-    keys = g.game.guard_keys[adef.name]
-    live = vm.live_statics(g)
-    return any(k in live for k in keys)
+def _guarded(keys: tuple[tuple[str, str], ...], statics: dict) -> bool:
+    """Some card in play forbids this action or lifts one of its requirements: one of the
+    action's guard keys has a live ability (`statics`: vm.live_statics)."""
+    return not statics.keys().isdisjoint(keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

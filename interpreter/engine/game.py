@@ -151,16 +151,20 @@ class Game:
 
     # ---------- building a match ----------
     def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
-        cid = len(g.defs)
-        g.defs.append(d)
-        g.zone_of.append(zone)
-        g.flags.append(0)
-        g.face.append(self.ruleset.zones[zone.name].face == "up")
-        g.owner.append(owner)
-        g.controller.append(owner)
-        g.stamp.append(0)
-        g.home.append(zone.name)
-        return cid
+        return self.new_cards(g, [d], owner, zone)[0]
+
+    def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
+        """New card instances (not yet in any zone's list), numbered in order."""
+        first, n = len(g.defs), len(defs)
+        g.defs.extend(defs)
+        g.zone_of.extend([zone] * n)
+        g.flags.extend([0] * n)
+        g.face.extend([self.ruleset.zones[zone.name].face == "up"] * n)
+        g.owner.extend([owner] * n)
+        g.controller.extend([owner] * n)
+        g.stamp.extend([0] * n)
+        g.home.extend([zone.name] * n)
+        return range(first, first + n)
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
                   log: bool = True, turns: int | None = None) -> GameState:
@@ -179,8 +183,8 @@ class Game:
             for section, names in decks[p].items():
                 zone = self.ruleset.deck["sections"][section]["zone"]
                 ref = g.zone_key(zone, p)
-                for card_name in names:
-                    g.zones[ref].append(self.new_card(g, self.cards[card_name], p, ref))
+                cards = self.new_cards(g, [self.cards[n] for n in names], p, ref)
+                g.zones[ref].extend(cards)
         g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
                               "game"))
         vm.run(g)
