@@ -290,9 +290,12 @@ class GameState:
     def live_cards(self) -> list[int]:
         """Cards whose abilities work now (in the ruleset's ability zones). Do not mutate."""
         if self.live_at != self.epoch:
-            self.live = self._live_cards()
+            live = self._live_cards()
+            # the same cards (a draw moves none in or out of play): the index still holds,
+            # unless abilities say where they work (a card may have changed zone in place)
+            if live != self.live or self.game.zoned:
+                self.live, self.statics = live, None
             self.live_at = self.epoch
-            self.statics = None
         return self.live
 
     def _live_cards(self) -> list[int]:
