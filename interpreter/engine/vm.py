@@ -28,7 +28,7 @@ def run(g: GameState) -> None:
     if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
         return
     frames = g.frames
-    steps = 0
+    steps, limit = 0, MAX_STEPS_PER_DECISION
     try:
         while g.decision is None:
             if not frames:
@@ -37,17 +37,16 @@ def run(g: GameState) -> None:
             code = f.code
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
-            while f.pc < end:
-                code[f.pc].run(g, f)
+            while (pc := f.pc) < end:
+                code[pc].run(g, f)
                 steps += 1
-                if g.decision is not None or steps > MAX_STEPS_PER_DECISION or not frames \
-                        or frames[-1] is not f:
+                if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
             else:
                 frames.pop()
                 if f.kind in _EFFECT_KINDS:
                     _after_effect(g, f)
-            if steps > MAX_STEPS_PER_DECISION:
+            if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
     except GameOver as over:
