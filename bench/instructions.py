@@ -4,9 +4,10 @@ does not disturb, unlike the wall-clock ones of bench_ucb.py.
 Run: python bench/instructions.py [--matches 10]   (needs valgrind, with callgrind_control)
 
 Each measurement is one process under callgrind with instrumentation off until the game is
-loaded and one warm-up match played; it counts only the matches bench_ucb.py plays (seeds
-0..N-1, same random player): the bundled sample decks, the vanilla deck, and the hand-written
-simulator on the vanilla deck.
+loaded and one warm-up match played; it counts the matches bench_ucb.py plays (seeds 0..N-1,
+same random player): the bundled sample decks, the vanilla deck, and the hand-written
+simulator on the vanilla deck. Switching instrumentation on and off costs instructions of its
+own (a subprocess): a run with no matches measures that, and is subtracted.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def main() -> None:
     if args.child:
         child(args.child, args.matches)
         return
-    per = {kind: measure(kind, args.matches) / args.matches for kind in KINDS}
+    per = {kind: (measure(kind, args.matches) - measure(kind, 0)) / args.matches
+           for kind in KINDS}
     for kind in KINDS:
         print(f"{kind:>13}: {per[kind] / 1e6:6.1f} M instructions per match")
     print(f"interpreter vanilla / hand-written: {per['vanilla'] / per['hand-written']:.1f}x "
