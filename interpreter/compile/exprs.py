@@ -326,6 +326,15 @@ def _impure(node: Any) -> bool:
     return False
 
 
+_PLAIN_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"})
+
+
+def _whole_number(node: A.Expr) -> bool:
+    """Always a whole number (never None, never a tuple): a number written out, a count."""
+    return isinstance(node, A.Num) and type(node.value) is int \
+        or isinstance(node, A.Call) and node.name == "count"
+
+
 def _has_filter(node: A.Expr) -> bool:
     if isinstance(node, A.Filter):
         return True
@@ -465,6 +474,8 @@ class _Generator:
         b = self.sub(n.right, in_filter, local_it)
         if op in ("and", "or"):
             return f"bool(({a}) {op} ({b}))"
+        if op in _PLAIN_OPS and _whole_number(n.left) and _whole_number(n.right):
+            return f"({a} {op} {b})"  # `count(deck(player)) == 0`: ints, no None, no call
         if op in ("==", "!="):
             if isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit):
                 return f"({'' if op == '==' else 'not '}equal({a}, {b}))"
