@@ -109,10 +109,12 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
     """Per card (None stays None), a key under which interchangeable cards (as `player`
     sees them) are equal."""
-    marked: set = set()
-    if g.mods or g.counters or g.host:
-        marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
-            | set(g.host.values())
+    marked = {m[0] for m in g.mods} if g.mods else set()  # cards never merged
+    if g.counters:
+        marked.update([k[0] for k in g.counters])
+    if g.host:
+        marked.update(g.host)
+        marked.update(g.host.values())
     defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
     visibility, known = g.game.visibility, g.known
     keys: list = []
