@@ -326,6 +326,12 @@ def _impure(node: Any) -> bool:
     return False
 
 
+def _conjuncts(node: A.Expr) -> list[A.Expr]:
+    if isinstance(node, A.Binary) and node.op == "and":
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
 _PLAIN_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"})
 
 
@@ -515,6 +521,34 @@ class _Generator:
             self.locals[n.name] = outer
         return f"for it in {source} for {var} in (it,) if {cond}"
 
+    def _semijoin(self, f: A.Filter, in_filter: bool) -> str | None:
+        """`exists(S where P and x == card.y)`, S and P not about the candidate `card`, in a
+        selection (hoisting on): the values of x over S where P go into a set once, before
+        the loop over candidates, and each candidate is one set lookup (None is never equal).
+        None when the filter has another shape."""
+        if self.prelude is None or f.name is not None:
+            return None
+        outer = set(self.locals) | {"it"}
+        if self.owner.reads(f.source, in_filter) & outer:
+            return None
+        terms = _conjuncts(f.cond)
+        tied = [t for t in terms if self.owner.reads(t, True) - {"it"} & outer]
+        if len(tied) != 1 or not (isinstance(tied[0], A.Binary) and tied[0].op == "=="):
+            return None
+        inner, other = tied[0].left, tied[0].right
+        if self.owner.reads(inner, True) & outer - {"it"}:
+            inner, other = other, inner
+        if self.owner.reads(inner, True) & outer - {"it"} or "it" in self.owner.reads(other, True) \
+                or not (self._reads_field(inner, True) and self._reads_field(other, True)):
+            return None
+        rest = [t for t in terms if t is not tied[0]]
+        cond = " and ".join(f"({self.sub(t, True, True)})" for t in rest) or "True"
+        name = f"_j{len(self.prelude)}"
+        self.prelude.append(f"{name} = {{{self.sub(inner, True, True)} for it in "
+                            f"{self.cards(f.source, in_filter, False)} if {cond}}}")
+        self.prelude.append(f"{name}.discard(None)")
+        return f"({self.sub(other, True, True)} in {name})"
+
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
@@ -523,6 +557,9 @@ class _Generator:
             arg = n.args[0].value
             if n.name == "exists" and isinstance(arg, A.Filter) \
                     and not self.owner._memoizable(arg, in_filter) and not _impure(arg):
+                joined = self._semijoin(arg, in_filter)
+                if joined is not None:
+                    return joined
                 # stops at the first card that passes instead of collecting them all
                 return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
             cards = self.cards(arg, in_filter, local_it)
