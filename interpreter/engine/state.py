@@ -71,7 +71,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "statics",
-        "clean_at",
+        "clean_at", "mod_index",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -122,6 +122,8 @@ class GameState:
         self.live_at = -1
         self.statics: dict | None = None  # vm.live_statics, for the live cards of live_at
         self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
+        # (version, static modifiers, (card, property) -> modifiers): see _mods
+        self.mod_index: tuple[int, dict | None, dict] | None = None
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -209,7 +211,7 @@ class GameState:
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.statics = 0, [], -1, None  # a copy's cards may be redealt
-        g.clean_at = -1
+        g.clean_at, g.mod_index = -1, None
         return g
 
     # ---------- queries ----------
@@ -239,12 +241,7 @@ class GameState:
             value = pdef.formula(self, {"it": cid})
         else:
             value = self.defs[cid].props.get(prop, pdef.default)
-        if self.mods:
-            mods = self._mods_for(cid, prop)
-        elif self.game.has_statics:
-            mods = self.game.static_mods(self).get((cid, prop))
-        else:
-            mods = None
+        mods = self._mods(cid, prop) if self.mods or self.game.has_statics else None
         if mods:
             value = self.game.apply_modifiers(value or 0, mods)
         if pdef.min is not None and value is not None and value < pdef.min:
@@ -270,16 +267,29 @@ class GameState:
             return None
         value = self.defs[cid].props.get(pdef.name, pdef.default)
         if self.mods or self.game.has_statics:
-            sets = [m for m in self._mods_for(cid, pdef.name) if m[0] == "="]
+            sets = [m for m in self._mods(cid, pdef.name) or () if m[0] == "="]
             if sets:
                 value = max(sets, key=lambda m: m[2])[1]  # the latest wins
         return value
 
-    def _mods_for(self, cid: int, prop: str) -> list[tuple[str, int, int]]:
-        out = [(op, v, s) for (c, p, op, v, _u, s) in self.mods if c == cid and p == prop]
+    def _mods(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
+        """The modifiers of one property of one card, (op, value, stamp): those of `modify`
+        first, then static ones. Indexed once per state version (and again once the static
+        ones are known: while Game.static_mods computes them, reads see none)."""
+        statics = None
         if self.game.has_statics:
-            out.extend(self.game.static_mods(self).get((cid, prop), ()))
-        return out
+            cached = self._statics
+            statics = cached[1] if cached is not None and cached[0] == self.version \
+                else self.game.static_mods(self)
+        index = self.mod_index
+        if index is None or index[0] != self.version or index[1] is not statics:
+            by_key: dict[tuple[int, str], list] = {}
+            for c, p, op, v, _u, s in self.mods:
+                by_key.setdefault((c, p), []).append((op, v, s))
+            for key, mods in (statics or {}).items():
+                by_key.setdefault(key, []).extend(mods)
+            index = self.mod_index = (self.version, statics, by_key)
+        return index[2].get((cid, prop))
 
     def resource(self, player: int, name: str) -> int:
         return self.res[player].get(name, 0)
