@@ -70,7 +70,7 @@ class GameState:
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
-        "turn_limit", "board", "seen", "epoch", "live", "live_at", "statics",
+        "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "mod_index",
     )
 
@@ -120,7 +120,7 @@ class GameState:
         self.epoch = 0
         self.live: list[int] = []
         self.live_at = -1
-        self.statics: dict | None = None  # vm.live_statics, for the live cards of live_at
+        self.live_index: dict | None = None  # vm.live_statics, for the live cards of live_at
         self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
         # (version, static modifiers, (card, property) -> modifiers): see _mods
         self.mod_index: tuple[int, dict | None, dict] | None = None
@@ -210,7 +210,7 @@ class GameState:
         g._statics = self._statics
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
-        g.epoch, g.live, g.live_at, g.statics = 0, [], -1, None  # a copy's cards may be redealt
+        g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
         g.clean_at, g.mod_index = -1, None
         return g
 
@@ -304,7 +304,7 @@ class GameState:
             # the same cards (a draw moves none in or out of play): the index still holds,
             # unless abilities say where they work (a card may have changed zone in place)
             if live != self.live or self.game.zoned:
-                self.live, self.statics = live, None
+                self.live, self.live_index = live, None
             self.live_at = self.epoch
         return self.live
 

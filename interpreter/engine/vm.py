@@ -270,9 +270,9 @@ def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     """Live prohibitions, permissions and replacements by (kind, key), once per set of live
     cards: every action offered and every verb called asks about them."""
     live = g.live_cards()  # also drops the index when the live cards changed
-    index = g.statics
+    index = g.live_index
     if index is None:
-        index = g.statics = {}
+        index = g.live_index = {}
         keyed, defs, works = g.game.keyed_abilities, g.defs, g.game.works
         for cid in live:
             for idx, ability in keyed.get(defs[cid].id, ()):
