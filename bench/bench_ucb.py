@@ -17,10 +17,12 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 on a quiet 2-core machine: sample decks 93 matches/s, vanilla 14.9x
-slower than hand-written (which ran 1,412 matches/s: 0.47x the reference machine), card texts
-2,700-4,400/s; scaled, ~200 matches/s and ~5,600-9,300 texts/s (README: conditions,
-instruction counts, the figures before the speed-ups).
+Last measured 2026-11-22 on the shared 2-core machine (load average 1.3-2.2), three runs
+alternated with three of the code before that day's second round of speed-ups: sample decks
+107 matches/s median (99-121; before: 81, 78-85), vanilla 12.7x slower than hand-written
+(11.9-12.9x; before 17.9x), the hand-written simulator at 1,260-1,570 matches/s (about half the
+reference machine). Wall-clock figures swing +-20-30% here: bench/instructions.py counts CPU
+instructions instead (README: figures, method, what changed).
 
 Card texts after the parser work (2026-11-22, machine loaded by two other agents, load average
 ~2): median of 10 runs of `--matches 50` alternated with the code before it, 4,370/s against

@@ -136,3 +136,26 @@ def test_random_in_a_filter_draws_once_per_card(ucb, ucb_decks):
     assert len(hand) > 1
     assert fn(g, {**vm.effect_env(g, None, 0), "player": 0}) is True
     assert g.rng.getstate() == expected.rng.getstate()
+
+
+def test_a_property_compared_with_a_literal(ucb, ucb_decks):
+    """`==` and `!=` against a literal (compiled to set lookups): a one-card selection reads
+    as its card, and a value that cannot be seen (a reversed card's cost) is neither equal
+    nor unequal to anything."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    eq, ne = (compiler.compile(parse_expr(f"c.cost {op} 2")) for op in ("==", "!="))
+    costs = {g.defs[c].props.get("cost", 0) for c in range(len(g.defs))}
+    assert {2, 3} <= costs
+    for cid in range(len(g.defs)):
+        cost = g.defs[cid].props.get("cost", 0)
+        for c in (cid, (cid,)):
+            env = {**vm.effect_env(g, None, 0), "c": c}
+            assert (eq(g, env), ne(g, env)) == (cost == 2, cost != 2)
+    g.flags[0] |= 1 << ucb.ruleset.states["reversed"].index
+    env = {**vm.effect_env(g, None, 0), "c": 0}
+    assert (eq(g, env), ne(g, env)) == (False, False)

@@ -104,12 +104,20 @@ def _resource(g: GameState, p: Any, name: str) -> Any:
     return None if p is None else g.res[p].get(name, 0)
 
 
-def _zone(refs: tuple[ZoneRef, ...], p: Any) -> ZoneRef | None:
-    if type(p) is not int:
-        p = single(p)
-        if p is None:
-            return None
-    return refs[p]
+class _ZoneRefs(dict):
+    """A zone's ZoneRef per player: `refs[p]` with a player number is one dict lookup;
+    anything else (a one-player tuple, None) goes through __missing__."""
+
+    def __init__(self, refs: tuple[ZoneRef, ...]) -> None:
+        super().__init__(enumerate(refs))
+        self.refs = refs
+
+    def __missing__(self, p: Any) -> ZoneRef | None:
+        if type(p) is not int:
+            p = single(p)
+            if p is None:
+                return None
+        return self.refs[p]
 
 
 def _numbers(*values: Any) -> list:
@@ -177,10 +185,22 @@ _BINARY = {
 }
 _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
-    "_field": _field, "_counter": _counter, "_resource": _resource, "_zone": _zone,
+    "_field": _field, "_counter": _counter, "_resource": _resource,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards,
+}
+
+
+# engine.state.CARD_READERS, as source: card attributes read inline
+_INLINE_ATTRS = {
+    "name": "(None if g.flags[{c}] & {hide} else g.defs[{c}].name)",
+    "owner": "g.owner[{c}]",
+    "controller": "g.controller[{c}]",
+    "zone": "g.zone_of[{c}].name",
+    "face_up": "g.face[{c}]",
+    "is_token": "g.defs[{c}].token",
+    "host": "g.host.get({c})",
 }
 
 
@@ -207,13 +227,21 @@ class ExprCompiler:
             return _memoized(fn, key)
         return fn
 
-    def compile_values(self, values: list[A.Expr | Const]) -> Fn:
-        """A function returning the tuple of the values (a call's arguments): one call
-        instead of one per argument."""
+    def compile_call(self, fn: Callable[..., Any], values: list[A.Expr | Const]) -> Fn:
+        """A function calling fn(g, env, *values): a primitive call with its arguments in
+        one generated function (no tuple of arguments in between)."""
         gen = _Generator(self)
         items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
                  for v in values]
-        return gen.function(f"({''.join(i + ', ' for i in items)})")
+        return gen.function(f"{gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+
+    def compile_params(self, names: tuple[str, ...], values: list[A.Expr | Const]) -> Fn:
+        """A function returning a verb call's parameters as a new dict, name -> value."""
+        gen = _Generator(self)
+        items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
+                 for v in values]
+        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
+        return gen.function(f"{{{pairs}}}")
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
@@ -298,6 +326,21 @@ def _impure(node: Any) -> bool:
     return False
 
 
+def _conjuncts(node: A.Expr) -> list[A.Expr]:
+    if isinstance(node, A.Binary) and node.op == "and":
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
+_PLAIN_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"})
+
+
+def _whole_number(node: A.Expr) -> bool:
+    """Always a whole number (never None, never a tuple): a number written out, a count."""
+    return isinstance(node, A.Num) and type(node.value) is int \
+        or isinstance(node, A.Call) and node.name == "count"
+
+
 def _has_filter(node: A.Expr) -> bool:
     if isinstance(node, A.Filter):
         return True
@@ -373,7 +416,7 @@ class _Generator:
         if in_filter and names.card_field(name):
             if name in names.counters:
                 return f"g.counters.get(({self._it(local_it)}, {name!r}), 0)"
-            return f"R[{name!r}](g, {self._it(local_it)})"
+            return self._read(name, self._it(local_it), local_it)
         if name == "turn_player":
             return "g.turn_player"
         if name == "players":
@@ -396,6 +439,11 @@ class _Generator:
             and not (in_filter and self.names.card_field(n.id)) \
             and (n.id in self.names.states or n.id in self.names.enums)
 
+    def _reads_field(self, n: A.Expr, in_filter: bool) -> bool:
+        """A card's property, counter or a player's resource: a number, text, flag or None."""
+        return isinstance(n, A.Member) or isinstance(n, A.Name) and n.id != "it" \
+            and in_filter and bool(self.names.card_field(n.id))
+
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:
@@ -404,7 +452,20 @@ class _Generator:
         if n.name in self.names.counters:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
-        return f"R[{n.name!r}](g, {obj})" if card else f"_field(g, {obj}, {n.name!r})"
+        return self._read(n.name, obj, True) if card else f"_field(g, {obj}, {n.name!r})"
+
+    def _read(self, name: str, card: str, local: bool) -> str:
+        """A card's field; `card` is a card number. A state or an engine attribute of a local
+        card is read inline (these hot reads need no call); a property through its reader."""
+        names = self.names
+        if not local or name in names.properties:
+            return f"R[{name!r}](g, {card})"
+        if name in names.states:
+            return f"(g.flags[{card}] & {names.state_bits[name]} != 0)"
+        inline = _INLINE_ATTRS.get(name)
+        if inline is None:
+            return f"R[{name!r}](g, {card})"
+        return inline.format(c=card, hide=names.hiding_mask)
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
@@ -419,10 +480,19 @@ class _Generator:
         b = self.sub(n.right, in_filter, local_it)
         if op in ("and", "or"):
             return f"bool(({a}) {op} ({b}))"
+        if op in _PLAIN_OPS and _whole_number(n.left) and _whole_number(n.right):
+            return f"({a} {op} {b})"  # `count(deck(player)) == 0`: ints, no None, no call
         if op in ("==", "!="):
             if isinstance(n.left, A.NoneLit) or isinstance(n.right, A.NoneLit):
                 return f"({'' if op == '==' else 'not '}equal({a}, {b}))"
-            if op == "==" and self._literal(n.right, in_filter):  # `kind == spell`: no call
+            if self._literal(n.right, in_filter) and self._reads_field(n.left, in_filter):
+                # `kind == spell`, `kind != token`: one set lookup, no call (a field's value is
+                # hashable); the set holds what single() and None-is-never-equal would accept
+                v = n.right.id if isinstance(n.right, A.Name) else n.right.value
+                if op == "==":
+                    return f"({a} in {self.const(frozenset({v, (v,)}))})"
+                return f"({a} not in {self.const(frozenset({None, v, (v,)}))})"
+            if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
         return f"{self.const(_BINARY[op])}({a}, {b})"
@@ -451,6 +521,34 @@ class _Generator:
             self.locals[n.name] = outer
         return f"for it in {source} for {var} in (it,) if {cond}"
 
+    def _semijoin(self, f: A.Filter, in_filter: bool) -> str | None:
+        """`exists(S where P and x == card.y)`, S and P not about the candidate `card`, in a
+        selection (hoisting on): the values of x over S where P go into a set once, before
+        the loop over candidates, and each candidate is one set lookup (None is never equal).
+        None when the filter has another shape."""
+        if self.prelude is None or f.name is not None:
+            return None
+        outer = set(self.locals) | {"it"}
+        if self.owner.reads(f.source, in_filter) & outer:
+            return None
+        terms = _conjuncts(f.cond)
+        tied = [t for t in terms if self.owner.reads(t, True) - {"it"} & outer]
+        if len(tied) != 1 or not (isinstance(tied[0], A.Binary) and tied[0].op == "=="):
+            return None
+        inner, other = tied[0].left, tied[0].right
+        if self.owner.reads(inner, True) & outer - {"it"}:
+            inner, other = other, inner
+        if self.owner.reads(inner, True) & outer - {"it"} or "it" in self.owner.reads(other, True) \
+                or not (self._reads_field(inner, True) and self._reads_field(other, True)):
+            return None
+        rest = [t for t in terms if t is not tied[0]]
+        cond = " and ".join(f"({self.sub(t, True, True)})" for t in rest) or "True"
+        name = f"_j{len(self.prelude)}"
+        self.prelude.append(f"{name} = {{{self.sub(inner, True, True)} for it in "
+                            f"{self.cards(f.source, in_filter, False)} if {cond}}}")
+        self.prelude.append(f"{name}.discard(None)")
+        return f"({self.sub(other, True, True)} in {name})"
+
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
@@ -459,22 +557,26 @@ class _Generator:
             arg = n.args[0].value
             if n.name == "exists" and isinstance(arg, A.Filter) \
                     and not self.owner._memoizable(arg, in_filter) and not _impure(arg):
+                joined = self._semijoin(arg, in_filter)
+                if joined is not None:
+                    return joined
                 # stops at the first card that passes instead of collecting them all
                 return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
             cards = self.cards(arg, in_filter, local_it)
             return f"len({cards})" if n.name == "count" else f"bool({cards})"
+        if n.name == "top":  # slices the zone's list: no copy of a whole deck to take one card
+            cards = self.cards(n.args[0].value, in_filter, local_it)
+            k = n.args[1].value if len(n.args) > 1 else None
+            if k is None or isinstance(k, A.Num) and isinstance(k.value, int):
+                return f"tuple({cards}[:{1 if k is None else max(k.value, 0)}])"
+            return f"tuple({cards}[:max(single({self.sub(k, in_filter, local_it)}) or 0, 0)])"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
-            refs = self.const(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS)))
-            return f"_zone({refs}, {args[0]})"
+            refs = self.const(_ZoneRefs(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS))))
+            return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
-
-
-def _top(args: list[str]) -> str:
-    k = args[1] if len(args) > 1 else "1"
-    return f"as_cards(g, {args[0]})[:max(single({k}) or 0, 0)]"
 
 
 def _bottom(args: list[str]) -> str:
@@ -486,7 +588,6 @@ def _bottom(args: list[str]) -> str:
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",
     "exists": lambda a: f"bool(as_cards(g, {a[0]}))",
-    "top": _top,
     "bottom": _bottom,
     "max": lambda a: f"max(_numbers({', '.join(a)}), default=None)",
     "min": lambda a: f"min(_numbers({', '.join(a)}), default=None)",

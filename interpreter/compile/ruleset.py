@@ -336,7 +336,8 @@ class RulesetBuilder:
         for phase in rs.phases:
             at = len(code)
             code.append(None)
-            code.append(T.Push(phase.body))
+            if phase.body:  # (an empty one would only be a settle point, as what follows is)
+                code.append(T.Push(phase.body))
             if phase.actions:
                 code.append(T.Window(phase))
             code.append(T.PhaseEnd(phase))

@@ -46,12 +46,12 @@ class StmtCompiler:
             prim = PRIMITIVES[s.name]
             values = [bound.get(p.name) or Const(p.default) for p in prim.params
                       if p.name in bound or p.default is not ...]
-            code.append(I.Exec(_primitive_call(prim, self.exprs.compile_values(values))))
+            code.append(I.Exec(self.exprs.compile_call(prim.fn, values)))
         else:
             defaults = self.verb_defaults.get(s.name, {})
             values = [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
-            code.append(I.CallVerb(s.name, tuple(p.name for p in params),
-                                   self.exprs.compile_values(values)))
+            code.append(I.CallVerb(s.name, self.exprs.compile_params(
+                tuple(p.name for p in params), values)))
 
     def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, A.Expr | Const]:
         """Arguments by position then by name; bare words for state/name/text parameters."""
@@ -107,12 +107,12 @@ class StmtCompiler:
 
     def _loop(self, source: Fn, count: bool, name: str | None, body: A.Body, code: list) -> None:
         key = f"#i{next(_keys)}"
-        code.append(I.IterInit(key, source, count))
         head = len(code)
         code.append(None)
         self._block(body, code)
-        code.append(I.Jump(head))
-        code[head] = I.IterNext(key, name, len(code))
+        end = len(code) + 1
+        code.append(I.IterNext(key, name, head + 1, end))
+        code[head] = I.IterInit(key, source, count, name, end)
 
     def _let(self, s: A.Let, code: list) -> None:
         code.append(I.Let(s.name, self.exprs.compile(s.value)))
@@ -138,12 +138,3 @@ class StmtCompiler:
 def _count_text(count: A.Expr) -> str:
     return str(count.value) if isinstance(count, A.Num) else "some"
 
-
-def _primitive_call(prim: Any, values: Fn) -> Fn:
-    """The arguments (in parameter order, defaults filled in) come from one compiled function."""
-    fn = prim.fn
-
-    def call(g: Any, env: dict) -> None:
-        fn(g, env, *values(g, env))
-
-    return call

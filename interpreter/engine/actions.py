@@ -16,11 +16,18 @@ DECLINE = ("pass", "decline")  # let a response window go by
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     """Options (action, card, ability index) that `player` may take now among `names`."""
     out: list[tuple] = []
+    actions = g.game.ruleset.actions
+    env = action_env(g, player, None, None)  # read-only for compiled selections
+    guards = g.game.guard_keys
+    statics = vm.live_statics(g) if guards else {}
     for name in names:
-        adef = g.game.ruleset.actions[name]
+        adef = actions[name]
         if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
             continue
-        out.extend(_candidates(g, adef, player))
+        if adef.select is not None and not (name in guards and _guarded(guards[name], statics)):
+            out.extend([(name, cid, None) for cid in adef.select(g, env)])
+        else:
+            _candidates(g, adef, dict(env), out)
     if g.board is not None:
         out = repetition.barred(g, player, out)
     return _distinct(g, out, player)
@@ -30,14 +37,14 @@ def _distinct(g: GameState, options: list[tuple], player: int) -> tuple:
     """The same action with interchangeable cards is one option (as with choices)."""
     if len(options) < 2:
         return tuple(options)
-    key = vm.card_classes(g, player)
+    keys = vm.card_classes(g, [o[1] for o in options], player)
     seen: set = set()
     out = []
-    for name, card, idx in options:
-        k = (name, None if card is None else key(card), idx)
+    for option, key in zip(options, keys, strict=True):
+        k = (option[0], key, option[2])
         if k not in seen:
             seen.add(k)
-            out.append((name, card, idx))
+            out.append(option)
     return tuple(out)
 
 
@@ -45,36 +52,29 @@ def _count_key(adef: ActionDef, player: int) -> tuple:
     return (adef.name, adef.limit[1], player)
 
 
-def _candidates(g: GameState, adef: ActionDef, player: int):
-    env = action_env(g, player, None, None)
-    if adef.select is not None and not _guarded(g, adef):
-        for cid in adef.select(g, env):
-            yield (adef.name, cid, None)
-        return
+def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
+    """The options of one action, rule by rule (when no compiled selection applies)."""
     if adef.cards is None:
         if _allowed(g, adef, env):
-            yield (adef.name, None, None)
+            out.append((adef.name, None, None))
         return
     for cid in vm.as_cards(g, adef.cards(g, env)):
         env["card"] = cid
         if not adef.abilities:
             if _allowed(g, adef, env):
-                yield (adef.name, cid, None)
+                out.append((adef.name, cid, None))
             continue
         for idx, ability in enumerate(g.defs[cid].abilities):
             if ability.kind == "activated" and _usable(g, cid, ability):
                 env["ability"] = (cid, idx)
                 if _allowed(g, adef, env):
-                    yield (adef.name, cid, idx)
+                    out.append((adef.name, cid, idx))
 
 
-def _guarded(g: GameState, adef: ActionDef) -> bool:
-    """Some card in play forbids this action or lifts one of its requirements."""
-    keys = g.game.guard_keys.get(adef.name)
-    if keys is None:
-        return False
-    live = vm.live_statics(g)
-    return any(k in live for k in keys)
+def _guarded(keys: tuple[tuple[str, str], ...], statics: dict) -> bool:
+    """Some card in play forbids this action or lifts one of its requirements: one of the
+    action's guard keys has a live ability (`statics`: vm.live_statics)."""
+    return not statics.keys().isdisjoint(keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

@@ -24,6 +24,7 @@ class Game:
         self.program = program
         self.order_code = (OrderTriggers(),)
         self.call_code = (CallFromEnv(),)
+        self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
         own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}
@@ -46,6 +47,8 @@ class Game:
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         zone_sets = [r.zones for r in ruleset.end_rules]
         self.end_zones = None if None in zone_sets else frozenset().union(*zone_sets)
+        # some win/loss rule reads more than zone sizes: every change needs a check
+        self.end_on_any = self.end_zones is None
         n = ruleset.players  # read-only environments for rules about each player
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))
@@ -57,6 +60,8 @@ class Game:
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
+        # per card definition, its (index, ability) of the kinds static_keys indexes
+        self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in self.defs:
             for idx, a in enumerate(d.abilities):
@@ -67,6 +72,7 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
+                    self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -145,16 +151,20 @@ class Game:
 
     # ---------- building a match ----------
     def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
-        cid = len(g.defs)
-        g.defs.append(d)
-        g.zone_of.append(zone)
-        g.flags.append(0)
-        g.face.append(self.ruleset.zones[zone.name].face == "up")
-        g.owner.append(owner)
-        g.controller.append(owner)
-        g.stamp.append(0)
-        g.home.append(zone.name)
-        return cid
+        return self.new_cards(g, [d], owner, zone)[0]
+
+    def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
+        """New card instances (not yet in any zone's list), numbered in order."""
+        first, n = len(g.defs), len(defs)
+        g.defs.extend(defs)
+        g.zone_of.extend([zone] * n)
+        g.flags.extend([0] * n)
+        g.face.extend([self.ruleset.zones[zone.name].face == "up"] * n)
+        g.owner.extend([owner] * n)
+        g.controller.extend([owner] * n)
+        g.stamp.extend([0] * n)
+        g.home.extend([zone.name] * n)
+        return range(first, first + n)
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
                   log: bool = True, turns: int | None = None) -> GameState:
@@ -173,8 +183,8 @@ class Game:
             for section, names in decks[p].items():
                 zone = self.ruleset.deck["sections"][section]["zone"]
                 ref = g.zone_key(zone, p)
-                for card_name in names:
-                    g.zones[ref].append(self.new_card(g, self.cards[card_name], p, ref))
+                cards = self.new_cards(g, [self.cards[n] for n in names], p, ref)
+                g.zones[ref].extend(cards)
         g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
                               "game"))
         vm.run(g)
@@ -215,6 +225,10 @@ def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int
     """GameState.printed for one property as one flat function: the hottest read of all."""
     name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
+    if lo is None and hi is None:  # nothing to clamp: shorter still
+        if not hide:
+            return lambda g, cid: g.defs[cid].props.get(name, default)
+        return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].props.get(name, default)
 
     def read(g: GameState, cid: int) -> Any:
         if g.flags[cid] & hide:

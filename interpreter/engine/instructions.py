@@ -27,16 +27,16 @@ class Instr:
 
 
 class Exec(Instr):
-    """Run a primitive (already bound to its argument closures)."""
+    """Run a primitive: `call(g, env)` evaluates its arguments and calls it."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("call",)
 
-    def __init__(self, fn: Fn) -> None:
-        self.fn = fn
+    def __init__(self, call: Fn) -> None:
+        self.call = call
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        self.fn(g, f.env)
+        self.call(g, f.env)
 
 
 class Jump(Instr):
@@ -71,25 +71,34 @@ class Let(Instr):
 
 
 class IterInit(Instr):
-    """Fix the items of a `for each` (cards) or `repeat` (a count) before the loop runs."""
+    """Fix the items of a `for each` (cards) or `repeat` (a count) before the loop runs,
+    and start the first pass (or skip the loop when there is none)."""
 
-    __slots__ = ("key", "source", "count")
+    __slots__ = ("key", "source", "count", "name", "end")
 
-    def __init__(self, key: str, source: Fn, count: bool) -> None:
-        self.key, self.source, self.count = key, source, count
+    def __init__(self, key: str, source: Fn, count: bool, name: str | None, end: int) -> None:
+        self.key, self.source, self.count, self.name, self.end = key, source, count, name, end
 
     def run(self, g: GameState, f: Frame) -> None:
-        f.pc += 1
         value = self.source(g, f.env)
         items = tuple(range(max(value or 0, 0))) if self.count else vm.as_cards(g, value)
-        f.env[self.key] = (items, 0)
+        if not items:
+            f.env[self.key] = (items, 0)
+            f.pc = self.end
+            return
+        f.env[self.key] = (items, 1)
+        if self.name:
+            f.env[self.name] = items[0]
+        f.pc += 1
 
 
 class IterNext(Instr):
-    __slots__ = ("key", "name", "end")
+    """The end of a loop's body: the next pass (back to `body`), or leave the loop."""
 
-    def __init__(self, key: str, name: str | None, end: int) -> None:
-        self.key, self.name, self.end = key, name, end
+    __slots__ = ("key", "name", "body", "end")
+
+    def __init__(self, key: str, name: str | None, body: int, end: int) -> None:
+        self.key, self.name, self.body, self.end = key, name, body, end
 
     def run(self, g: GameState, f: Frame) -> None:
         items, i = f.env[self.key]
@@ -99,7 +108,7 @@ class IterNext(Instr):
         f.env[self.key] = (items, i + 1)
         if self.name:
             f.env[self.name] = items[i]
-        f.pc += 1
+        f.pc = self.body
 
 
 class Choose(Instr):
@@ -120,7 +129,7 @@ class Choose(Instr):
             state = (cands, need, ())
             f.env[self.key] = state
         cands, need, chosen = state
-        remaining = tuple(c for c in cands if c not in chosen)
+        remaining = tuple([c for c in cands if c not in chosen]) if chosen else cands
         if len(chosen) >= need or not remaining:
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):
@@ -164,15 +173,14 @@ class May(Instr):
 class CallVerb(Instr):
     """Call a ruleset verb: bind its parameters, honour prohibitions and replacements."""
 
-    __slots__ = ("verb", "params", "values")
+    __slots__ = ("verb", "params")
 
-    def __init__(self, verb: str, params: tuple[str, ...], values: Fn) -> None:
-        self.verb, self.params, self.values = verb, params, values  # values(g, env): a tuple
+    def __init__(self, verb: str, params: Fn) -> None:
+        self.verb, self.params = verb, params  # params(g, env): a new dict, name -> value
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        params = dict(zip(self.params, self.values(g, f.env), strict=True))
-        vm.call_verb(g, self.verb, params, f.env)
+        vm.call_verb(g, self.verb, self.params(g, f.env), f.env)
 
 
 class CallFromEnv(Instr):
@@ -202,7 +210,8 @@ class Modify(Instr):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
-        vm.check_end(g, ())
+        if g.game.end_on_any:  # check_end(g, ()), without the call
+            vm.check_end(g)
 
 
 class Settle(Instr):
@@ -240,7 +249,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if not vm.heard(g, self.event):  # no log, no listener: skip building the fields
+        if g.log is None and self.event not in g.game.triggers_on:  # nobody hears it
             g.version += 1
             return
         env = f.env

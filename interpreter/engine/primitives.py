@@ -47,19 +47,22 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         else:
             dest.insert(0, cid)
         _enter(g, cid, to, zdef.face if face is None else face)
-        if vm.heard(g, "moved"):
+        if g.log is not None or "moved" in g.game.triggers_on:  # a log or a trigger hears it
             lookback = ((cid, src.name),) if src.name in g.game.scan_zone_set else ()
             vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
                                  "player": g.owner[cid]}, lookback)
         else:
             g.version += 1
-        vm.check_end(g, (src.name, to.name))
+        ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
+        if ends is None or src.name in ends or to.name in ends:
+            vm.check_end(g)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
     """A card that changes zones is a new object: states, counters and modifiers go."""
     g.zone_of[cid] = to
     g.flags[cid] = 0
+    g.epoch += 1
     g.face[cid] = face == "up"
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
     g.clock += 1
@@ -84,6 +87,7 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if zone is None:
         return
     g.rng.shuffle(g.zones[zone])
+    g.epoch += 1
     vm.emit(g, "shuffled", {"zone": zone})
     vm.check_end(g, (zone.name,))
 
@@ -94,15 +98,25 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         if bool(g.flags[cid] & bit) == bool(value):
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
-        vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
-        vm.check_end(g, ())
+        if bit & g.game.disabling_mask:  # the card's abilities start or stop working
+            g.epoch += 1
+        if g.log is None and "state" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
+        if g.game.end_on_any:  # check_end(g, ()), without the call
+            vm.check_end(g)
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
-        vm.emit(g, "flipped", {"card": cid, "face": face})
-        vm.check_end(g, ())
+        if g.log is None and "flipped" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "flipped", {"card": cid, "face": face})
+        if g.game.end_on_any:
+            vm.check_end(g)
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:

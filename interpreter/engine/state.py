@@ -14,9 +14,9 @@ class ZoneRef(NamedTuple):
     owner: int  # -1 for a shared zone
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A question the engine asks one player; `options` are plain values."""
+class Decision(NamedTuple):
+    """A question the engine asks one player; `options` are plain values. (A named tuple:
+    one is made at every decision.)"""
 
     player: int
     kind: str  # action | choose | may | order
@@ -70,7 +70,8 @@ class GameState:
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
-        "turn_limit", "board", "seen",
+        "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
+        "clean_at", "mod_index",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -113,6 +114,16 @@ class GameState:
         self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
         # state fingerprints since the last decision (with a `loop` rule), for forced loops
         self.seen: dict | None = {} if limits.loop_returns else None
+        # bumped whenever a card changes zone, a zone is reordered or a state that disables
+        # abilities is set or cleared: the live cards (and the abilities that work) are
+        # recomputed only then
+        self.epoch = 0
+        self.live: list[int] = []
+        self.live_at = -1
+        self.live_index: dict | None = None  # vm.live_statics, for the live cards of live_at
+        self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
+        # (version, static modifiers, (card, property) -> modifiers): see _mods
+        self.mod_index: tuple[int, dict | None, dict] | None = None
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -199,6 +210,8 @@ class GameState:
         g._statics = self._statics
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
+        g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
+        g.clean_at, g.mod_index = -1, None
         return g
 
     # ---------- queries ----------
@@ -228,12 +241,7 @@ class GameState:
             value = pdef.formula(self, {"it": cid})
         else:
             value = self.defs[cid].props.get(prop, pdef.default)
-        if self.mods:
-            mods = self._mods_for(cid, prop)
-        elif self.game.has_statics:
-            mods = self.game.static_mods(self).get((cid, prop))
-        else:
-            mods = None
+        mods = self._mods(cid, prop) if self.mods or self.game.has_statics else None
         if mods:
             value = self.game.apply_modifiers(value or 0, mods)
         if pdef.min is not None and value is not None and value < pdef.min:
@@ -259,16 +267,29 @@ class GameState:
             return None
         value = self.defs[cid].props.get(pdef.name, pdef.default)
         if self.mods or self.game.has_statics:
-            sets = [m for m in self._mods_for(cid, pdef.name) if m[0] == "="]
+            sets = [m for m in self._mods(cid, pdef.name) or () if m[0] == "="]
             if sets:
                 value = max(sets, key=lambda m: m[2])[1]  # the latest wins
         return value
 
-    def _mods_for(self, cid: int, prop: str) -> list[tuple[str, int, int]]:
-        out = [(op, v, s) for (c, p, op, v, _u, s) in self.mods if c == cid and p == prop]
+    def _mods(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
+        """The modifiers of one property of one card, (op, value, stamp): those of `modify`
+        first, then static ones. Indexed once per state version (and again once the static
+        ones are known: while Game.static_mods computes them, reads see none)."""
+        statics = None
         if self.game.has_statics:
-            out.extend(self.game.static_mods(self).get((cid, prop), ()))
-        return out
+            cached = self._statics
+            statics = cached[1] if cached is not None and cached[0] == self.version \
+                else self.game.static_mods(self)
+        index = self.mod_index
+        if index is None or index[0] != self.version or index[1] is not statics:
+            by_key: dict[tuple[int, str], list] = {}
+            for c, p, op, v, _u, s in self.mods:
+                by_key.setdefault((c, p), []).append((op, v, s))
+            for key, mods in (statics or {}).items():
+                by_key.setdefault(key, []).extend(mods)
+            index = self.mod_index = (self.version, statics, by_key)
+        return index[2].get((cid, prop))
 
     def resource(self, player: int, name: str) -> int:
         return self.res[player].get(name, 0)
@@ -278,13 +299,14 @@ class GameState:
 
     def live_cards(self) -> list[int]:
         """Cards whose abilities work now (in the ruleset's ability zones). Do not mutate."""
-        if self.memo_version != self.version:
-            self.memo.clear()
-            self.memo_version = self.version
-        live = self.memo.get("live")
-        if live is None:
-            live = self.memo["live"] = self._live_cards()
-        return live
+        if self.live_at != self.epoch:
+            live = self._live_cards()
+            # the same cards (a draw moves none in or out of play): the index still holds,
+            # unless abilities say where they work (a card may have changed zone in place)
+            if live != self.live or self.game.zoned:
+                self.live, self.live_index = live, None
+            self.live_at = self.epoch
+        return self.live
 
     def _live_cards(self) -> list[int]:
         mask, flags, zones = self.game.disabling_mask, self.flags, self.zones

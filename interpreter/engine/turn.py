@@ -45,7 +45,10 @@ class PhaseStart(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        vm.check_end(g)  # a full check at every phase boundary, whatever changed
+        # a full check at every phase boundary, unless the rules read only zone sizes and
+        # no card moved since they last held for no one
+        if g.game.end_on_any or g.clean_at != g.epoch:
+            vm.check_end(g)
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
             return
@@ -59,10 +62,11 @@ class Window(Instr):
     """The turn player acts: any legal action of this phase, or pass to end the phase.
     With `max_actions`, the phase also ends once that many actions were taken."""
 
-    __slots__ = ("phase",)
+    __slots__ = ("phase", "prompt")
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
+        self.prompt = f"{phase.name} phase: act"
 
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
@@ -73,7 +77,7 @@ class Window(Instr):
         if not options:
             close_window(f)
             return
-        vm.ask(g, g.turn_player, "action", options + (PASS,), f"{self.phase.name} phase: act")
+        vm.ask(g, g.turn_player, "action", options + (PASS,), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
@@ -93,7 +97,10 @@ class PhaseEnd(Instr):
         if vm.settle_point(g):
             return
         f.pc += 1
-        vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
+        if g.log is None and "phase_end" not in g.game.triggers_on:  # nobody hears it
+            g.version += 1
+        else:
+            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
         expire(g, "phase")
 
 
@@ -134,15 +141,18 @@ def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
 
 def expire(g: GameState, until: str) -> None:
     """End modifiers, states and action counts that last until the end of a phase or turn."""
-    if any(m[4] == until for m in g.mods):
+    if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
     mask = g.game.clear_masks.get(until, 0)
     if mask:
         g.flags = [x & ~mask for x in g.flags]
+        if mask & g.game.disabling_mask:
+            g.epoch += 1
     if g.counts:
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
     g.version += 1
-    vm.check_end(g, ())
+    if g.game.end_on_any:  # check_end(g, ()), without the call
+        vm.check_end(g)
 
 
 class OrderTriggers(Instr):

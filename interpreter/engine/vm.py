@@ -7,7 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
 from interpreter.engine import repetition
@@ -18,7 +18,6 @@ from interpreter.engine.state import (
     GameState,
     Result,
     ZoneRef,
-    visible,
 )
 
 MAX_STEPS_PER_DECISION = 200_000
@@ -26,21 +25,28 @@ MAX_STEPS_PER_DECISION = 200_000
 
 def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
+    if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
+        return
     frames = g.frames
-    steps = 0
+    steps, limit = 0, MAX_STEPS_PER_DECISION
     try:
-        while g.decision is None and g.result is None:
+        while g.decision is None:
             if not frames:
                 raise GameOver(Result(None, "the game program ended", turns=g.turn))
             f = frames[-1]
-            if f.pc >= len(f.code):
+            code = f.code
+            end = len(code)
+            # stay on this frame while it runs on: no frame pushed or popped, no question
+            while (pc := f.pc) < end:
+                code[pc].run(g, f)
+                steps += 1
+                if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
+                    break
+            else:
                 frames.pop()
                 if f.kind in _EFFECT_KINDS:
                     _after_effect(g, f)
-                continue
-            f.code[f.pc].run(g, f)
-            steps += 1
-            if steps > MAX_STEPS_PER_DECISION:
+            if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
     except GameOver as over:
@@ -91,30 +97,39 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
-    key = card_classes(g, player)
     seen: set = set()
     out = []
-    for c in cards:
-        k = key(c)
+    for c, k in zip(cards, card_classes(g, cards, player), strict=True):
         if k not in seen:
             seen.add(k)
             out.append(c)
     return tuple(out)
 
 
-def card_classes(g: GameState, player: int) -> Callable[[int], Any]:
-    """A key under which interchangeable cards (as `player` sees them) are equal."""
-    marked: set = set()
-    if g.mods or g.counters or g.host:
-        marked = {m[0] for m in g.mods} | {k[0] for k in g.counters} | set(g.host) \
-            | set(g.host.values())
-
-    def key(c: int) -> Any:
-        if c in marked or not visible(g, c, player):
-            return c
-        return (g.defs[c].id, g.zone_of[c], g.face[c], g.flags[c], g.owner[c])
-
-    return key
+def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
+    """Per card (None stays None), a key under which interchangeable cards (as `player`
+    sees them) are equal."""
+    marked = {m[0] for m in g.mods} if g.mods else set()  # cards never merged
+    if g.counters:
+        marked.update([k[0] for k in g.counters])
+    if g.host:
+        marked.update(g.host)
+        marked.update(g.host.values())
+    defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
+    visibility, known = g.game.visibility, g.known
+    keys: list = []
+    for c in cards:
+        if c is None or c in marked:
+            keys.append(c)
+            continue
+        ref = zone_of[c]
+        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
+        if player is None or known.get(c, 0) >> player & 1 or vis != "hidden" \
+                and (owner[c] == player or vis == "public" and face[c]):
+            keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
+        else:
+            keys.append(c)
+    return keys
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
@@ -126,12 +141,6 @@ def _player(p: int | None) -> str | None:
 
 
 # ---------- events and triggers ----------
-def heard(g: GameState, name: str) -> bool:
-    """Whether emitting `name` would do more than bump the version (a log records it or a
-    triggered ability listens): frequent emitters skip building the fields otherwise."""
-    return g.log is not None or name in g.game.triggers_on
-
-
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
          private_to: int | None = None) -> None:
     g.version += 1
@@ -149,9 +158,13 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
     if before:
         live = live + [c for c in before if c not in live]
+    defs = g.defs
     for cid in live:
-        for idx in index.get(g.defs[cid].id, ()):
-            ability = g.defs[cid].abilities[idx]
+        heard_by = index.get(defs[cid].id)
+        if heard_by is None:
+            continue
+        for idx in heard_by:
+            ability = defs[cid].abilities[idx]
             # it works where the card is now, or where it was just before (a card leaving play)
             if not (g.game.works(g, cid, ability)
                     or (cid in before and g.game.works(g, cid, ability, before[cid]))):
@@ -183,7 +196,7 @@ def _after_effect(g: GameState, f: Frame) -> None:
 
 def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
-    if _fire_state_rules(g):
+    if g.game.ruleset.state_rules and _fire_state_rules(g):  # asked very often: no call
         return True
     if g.pending or g.queue:
         if g.seen is not None and repetition.loop_returned(g):
@@ -198,8 +211,6 @@ def _fire_state_rules(g: GameState) -> bool:
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice."""
-    if not g.game.ruleset.state_rules:  # asked at every settle point
-        return False
     for penv in g.game.player_envs:
         for rule in g.game.ruleset.state_rules:
             found = as_cards(g, rule.each(g, dict(penv)))
@@ -256,16 +267,16 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 
 
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
-    """Live prohibitions, permissions and replacements by (kind, key), once per state version:
-    every action offered and every verb called asks about them."""
-    live = g.live_cards()  # also makes the memo current
-    index = g.memo.get("statics")
+    """Live prohibitions, permissions and replacements by (kind, key), once per set of live
+    cards: every action offered and every verb called asks about them."""
+    live = g.live_cards()  # also drops the index when the live cards changed
+    index = g.live_index
     if index is None:
-        index = g.memo["statics"] = {}
-        kinds = g.game.static_keys
+        index = g.live_index = {}
+        keyed, defs, works = g.game.keyed_abilities, g.defs, g.game.works
         for cid in live:
-            for idx, ability in enumerate(g.defs[cid].abilities):
-                if ability.key in kinds.get(ability.kind, ()) and g.game.works(g, cid, ability):
+            for idx, ability in keyed.get(defs[cid].id, ()):
+                if works(g, cid, ability):
                     index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
     return index
 
@@ -287,9 +298,12 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
-    verb = g.game.ruleset.verbs[name]
+    game = g.game
+    verb = game.ruleset.verbs[name]
     for pname in verb.card_params:
-        params[pname] = as_cards(g, params[pname])
+        value = params[pname]
+        if type(value) is not tuple:
+            params[pname] = as_cards(g, value)
     if verb.each and not params[verb.each]:
         return  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
@@ -302,11 +316,24 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
            "self": caller.get("self")}
     env.update(params)
-    if forbidden(g, name, params):
+    keys = game.static_keys  # (checked here first: most verbs have no such abilities)
+    if name in keys.get("prohibition", ()) and forbidden(g, name, params):
         if g.log is not None:
             g.log.append({"e": "prevented", "verb": name})
         return
     replaced = caller.get("#replaced", ())
+    if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
+        return
+    if verb.event in game.triggers_on:  # triggers may need to look back at these cards
+        live = g.live_cards()
+        env["#live"] = tuple((c, g.zone_of[c].name)
+                             for pname in verb.card_params for c in params[pname] if c in live)
+    env["#replaced"] = replaced
+    g.frames.append(Frame(verb.body, env, "verb"))
+
+
+def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:
+    """Start the first live replacement of this verb call (each replaces it once at most)."""
     for cid, idx, ability in statics_of(g, "replacement", name):
         if (cid, idx) in replaced or not _holds(g, cid, ability, params):
             continue
@@ -316,13 +343,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
         if g.log is not None:
             g.log.append({"e": "replaced", "verb": name, "by": g.game.show(g, "card", cid)})
         g.frames.append(Frame(ability.body, renv, "block"))
-        return
-    if verb.event in g.game.triggers_on:  # triggers may need to look back at these cards
-        live = g.live_cards()
-        env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname in verb.card_params for c in params[pname] if c in live)
-    env["#replaced"] = replaced
-    g.frames.append(Frame(verb.body, env, "verb"))
+        return True
+    return False
 
 
 # ---------- state checks ----------
@@ -350,6 +372,7 @@ def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
     if winners:
         p, rule = winners[0]
         raise GameOver(Result(p, f"{_player(p)} wins: {rule.reason}", rule.ref))
+    g.clean_at = g.epoch
 
 
 def _loss_result(g: GameState, losers: list[tuple[int, Any]]) -> Result:
