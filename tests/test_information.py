@@ -85,3 +85,21 @@ def test_which_hidden_card_was_picked_is_known_but_not_what_it_is():
     hand = observation(s, 0)["zones"]["hand@P2"]
     assert {"hidden": True, "states": ["picked"]} in hand
     assert all(set(card) <= {"hidden", "states"} for card in hand)  # never what it is
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_cards_are_merged_into_one_option_only_when_their_player_sees_them(ruleset: str):
+    """Interchangeable cards become one option (vm.card_classes, which inlines the visibility
+    rule for speed): a card its player cannot see is never merged, so offering it leaks nothing."""
+    from interpreter.engine.vm import card_classes
+
+    for steps in (10, 40, 80):
+        s = midgame(ruleset, steps=steps)
+        cards = list(range(len(s.defs)))
+        s.face[::3] = [False] * len(s.face[::3])  # face-down cards, public zones included
+        for p in s.players:
+            for c, key in zip(cards, card_classes(s, cards, p), strict=True):
+                if not visible(s, c, p):
+                    assert key == c, f"card {c} hidden from P{p + 1} was given a class"
+                elif key != c:
+                    assert key[0] == s.defs[c].id and key[1] == s.zone_of[c]
