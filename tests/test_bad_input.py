@@ -54,3 +54,29 @@ def test_two_thousand_cards_check_in_seconds(tmp_path: Path, capsys):
     code, out, _ = check(path, capsys)
     assert code == 0, out
     assert time.perf_counter() - start < 10
+
+
+def test_a_stale_or_corrupt_grammar_cache_is_rebuilt(tmp_path: Path):
+    """The analysed grammars are cached per user (start-up); a damaged cache file costs time,
+    never a wrong parse or a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    files = [str(BAD / "syntax_error.yaml"), "rulesets/ultimate.yaml"]
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "interpreter.cli", "check", *files],
+                              cwd=BAD.parent.parent, env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    first = run()
+    caches = sorted((tmp_path / "tcg-interpreter").glob("*.lark-cache"))
+    assert len(caches) == 3  # the effect grammar (fast and explaining parsers) and forbid's
+    for path in caches:
+        path.write_bytes(b"not a cache\n")
+    again = run()
+    assert (again.returncode, again.stdout) == (first.returncode, first.stdout)
+    assert "Traceback" not in again.stderr
+    assert all(path.read_bytes() != b"not a cache\n" for path in caches)

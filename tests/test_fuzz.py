@@ -324,7 +324,7 @@ def test_a_tuned_parser_the_loop_cannot_read_falls_back_to_the_untouched_one(mon
     tune = P._tuned
 
     def unreadable(parser: Lark) -> Lark:  # as if this lark's loop read a copy of the callbacks
-        callbacks = tune(parser).parser.parser.parser_conf.callbacks
+        callbacks = tune(parser)._callbacks
         for key in [k for k in callbacks if isinstance(k, P._Reduction)]:
             del callbacks[key]
         return parser

@@ -10,6 +10,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
 
 from interpreter.lang.ast import Span
+from interpreter.lang.grammars import open_grammar
 from interpreter.lang.parser import ParseError, normalize
 
 INF = float("inf")
@@ -152,8 +153,7 @@ class _ToQuery(Transformer):
 
 @cache
 def _parser() -> Lark:
-    return Lark.open_from_package("interpreter.grammar", "forbid.lark", parser="lalr",
-                                  maybe_placeholders=True, transformer=_ToQuery())
+    return open_grammar("forbid.lark", maybe_placeholders=True, transformer=_ToQuery())
 
 
 def parse_query(text: str) -> Query:

@@ -12,6 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from interpreter.diagnostics import TcgError
 from interpreter.lang import ast as A
+from interpreter.lang.grammars import open_grammar
 
 MAX_NESTING = 64
 
@@ -247,10 +248,8 @@ def _accelerator() -> dict:
 def _lark(**options) -> Lark:
     # The transformer runs inside the LALR parser, so no parse tree is built; keeping
     # every token gives each node the position of its first token (keywords included).
-    return Lark.open_from_package(
-        "interpreter.grammar",
+    return open_grammar(
         "effect.lark",
-        parser="lalr",
         start=["ability", "body", "expr"],
         keep_all_tokens=True,
         maybe_placeholders=True,
@@ -299,7 +298,7 @@ def _tuned(parser: Lark) -> Lark:
         from lark.parsers.lalr_analysis import Shift
 
         lalr = parser.parser.parser
-        states, callbacks = lalr._parse_table.states, lalr.parser_conf.callbacks
+        states, callbacks = lalr._parse_table.states, parser._callbacks
         tuned: dict = {}
         for actions in states.values():
             for action, rule in actions.values():
@@ -329,8 +328,7 @@ def _passes_child_up(rule) -> bool:
 @cache
 def _plain_parser() -> Lark:
     """Pure-Python Lark, used to explain a syntax error (its 'expected' sets are exact)."""
-    return Lark.open_from_package("interpreter.grammar", "effect.lark", parser="lalr",
-                                  start=["ability", "body", "expr"], maybe_placeholders=True)
+    return open_grammar("effect.lark", start=["ability", "body", "expr"], maybe_placeholders=True)
 
 
 def backend() -> str:
