@@ -20,7 +20,7 @@ from typing import Any
 
 from interpreter.compile.names import Names
 from interpreter.engine import vm
-from interpreter.engine.state import GameState, ZoneRef
+from interpreter.engine.state import CARD_ATTR_SOURCE, GameState, ZoneRef
 from interpreter.lang import ast as A
 
 Fn = Callable[[GameState, dict], Any]
@@ -192,18 +192,6 @@ _HELPERS = {
 }
 
 
-# engine.state.CARD_READERS, as source: card attributes read inline
-_INLINE_ATTRS = {
-    "name": "(None if g.flags[{c}] & {hide} else g.defs[{c}].name)",
-    "owner": "g.owner[{c}]",
-    "controller": "g.controller[{c}]",
-    "zone": "g.zone_of[{c}].name",
-    "face_up": "g.face[{c}]",
-    "is_token": "g.defs[{c}].token",
-    "host": "g.host.get({c})",
-}
-
-
 @dataclasses.dataclass(frozen=True)
 class Const:
     """A value known when compiling (a bare word, a parameter's default)."""
@@ -231,15 +219,13 @@ class ExprCompiler:
         """A function calling fn(g, env, *values): a primitive call with its arguments in
         one generated function (no tuple of arguments in between)."""
         gen = _Generator(self)
-        items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
-                 for v in values]
+        items = gen.values(values)
         return gen.function(f"{gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
 
     def compile_params(self, names: tuple[str, ...], values: list[A.Expr | Const]) -> Fn:
         """A function returning a verb call's parameters as a new dict, name -> value."""
         gen = _Generator(self)
-        items = [gen.const(v.value) if isinstance(v, Const) else gen.sub(v, False, False)
-                 for v in values]
+        items = gen.values(values)
         pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
         return gen.function(f"{{{pairs}}}")
 
@@ -372,6 +358,11 @@ class _Generator:
         self.namespace[name] = value
         return name
 
+    def values(self, values: list[A.Expr | Const]) -> list[str]:
+        """Source for each of a call's argument values (known constants bound by name)."""
+        return [self.const(v.value) if isinstance(v, Const) else self.sub(v, False, False)
+                for v in values]
+
     def function(self, body: str) -> Fn:
         lines = ["R = g.game.readers", *(self.prelude or ()), f"return {body}"]
         source = "def _expr(g, env):\n" + "".join(f"    {line}\n" for line in lines)
@@ -462,10 +453,10 @@ class _Generator:
             return f"R[{name!r}](g, {card})"
         if name in names.states:
             return f"(g.flags[{card}] & {names.state_bits[name]} != 0)"
-        inline = _INLINE_ATTRS.get(name)
+        inline = CARD_ATTR_SOURCE.get(name)
         if inline is None:
             return f"R[{name!r}](g, {card})"
-        return inline.format(c=card, hide=names.hiding_mask)
+        return inline.format(c=card)
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)

@@ -31,7 +31,6 @@ def parse_text(start: str, text: str) -> Any:
     game for its rulesets, its card sets and each deck, then checks the cards against the
     forbid list; rulesets share texts). Raises ParseError (not cached)."""
     return _PARSERS[start](text)
-ACTION_FIELDS = ("card", "player", "ability")
 
 
 class TextReader:

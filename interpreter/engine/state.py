@@ -328,17 +328,17 @@ def visible(g: GameState, cid: int, viewer: int | None) -> bool:
     return vis == "public" and g.face[cid]
 
 
-def _zone_name(g: GameState, cid: int) -> str:
-    return g.zone_of[cid].name
-
-
-CARD_READERS = {
-    "name": lambda g, c: None if g.flags[c] & g.game.hiding_mask else g.defs[c].name,
-    "owner": lambda g, c: g.owner[c],
-    "controller": lambda g, c: g.controller[c],
-    "zone": _zone_name,
-    "face_up": lambda g, c: g.face[c],
-    "is_token": lambda g, c: g.defs[c].token,
-    "host": lambda g, c: g.host.get(c),
+# A card's engine attributes as Python source over the state `g` and the card `{c}`: read
+# through CARD_READERS here, inlined by the expression compiler (compile/exprs.py).
+CARD_ATTR_SOURCE = {
+    "name": "(None if g.flags[{c}] & g.game.hiding_mask else g.defs[{c}].name)",
+    "owner": "g.owner[{c}]",
+    "controller": "g.controller[{c}]",
+    "zone": "g.zone_of[{c}].name",
+    "face_up": "g.face[{c}]",
+    "is_token": "g.defs[{c}].token",
+    "host": "g.host.get({c})",
 }
+CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c')}")  # our own source
+                for name, source in CARD_ATTR_SOURCE.items()}
 CARD_ATTRS = frozenset(CARD_READERS)
