@@ -250,13 +250,14 @@ class RulesetBuilder:
                 for name, d in (self.raw.get("windows") or {}).items()}
 
     def _action_list(self, at: tuple, actions: list | None) -> tuple[str, ...]:
-        """The known actions of a phase's or window's list; unknown ones are reported."""
+        """The known actions of a phase's or window's list, each once; unknown ones are
+        reported."""
         for j, action in enumerate(actions or ()):
             if action not in self.names.actions:
                 self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
                                                 f"unknown action {action!r}",
                                                 did_you_mean(action, self.names.actions)))
-        return tuple(a for a in actions or () if a in self.names.actions)
+        return tuple(dict.fromkeys(a for a in actions or () if a in self.names.actions))
 
     def _end_rules(self) -> tuple[LossRule, ...]:
         out = []

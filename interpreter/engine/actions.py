@@ -14,38 +14,43 @@ DECLINE = ("pass", "decline")  # let a response window go by
 
 
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
-    """Options (action, card, ability index) that `player` may take now among `names`."""
+    """Options (action, card, ability index) that `player` may take now among `names` (no
+    name twice: the ruleset builder drops repeats)."""
     out: list[tuple] = []
-    actions = g.game.ruleset.actions
-    env = action_env(g, player, None, None)  # read-only for compiled selections
-    guards = g.game.guard_keys
-    statics = vm.live_statics(g) if guards else {}
+    game = g.game
+    actions, guards, counts = game.ruleset.actions, game.guard_keys, g.counts
+    env = game.player_envs[player]  # read-only: what compiled selections may read
     for name in names:
         adef = actions[name]
-        if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
+        if adef.limit and counts and counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
             continue
-        if adef.select is not None and not (name in guards and _guarded(guards[name], statics)):
-            out.extend([(name, cid, None) for cid in adef.select(g, env)])
+        if adef.select is not None and not (name in guards and _guarded(g, guards[name])):
+            cards = adef.select(g, env)
+            if len(cards) > 1:
+                cards = vm.distinct_cards(g, cards, player)
+            out += [(name, cid, None) for cid in cards]
         else:
-            _candidates(g, adef, dict(env), out)
-    if g.board is not None:
+            group: list[tuple] = []
+            _candidates(g, adef, action_env(g, player, None, None), group)
+            out += _distinct(g, group, player)
+    if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
-    return _distinct(g, out, player)
+    return tuple(out)
 
 
-def _distinct(g: GameState, options: list[tuple], player: int) -> tuple:
+def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:
     """The same action with interchangeable cards is one option (as with choices)."""
     if len(options) < 2:
-        return tuple(options)
+        return options
     keys = vm.card_classes(g, [o[1] for o in options], player)
     seen: set = set()
     out = []
     for option, key in zip(options, keys, strict=True):
-        k = (option[0], key, option[2])
+        k = (key, option[2])
         if k not in seen:
             seen.add(k)
             out.append(option)
-    return tuple(out)
+    return out
 
 
 def _count_key(adef: ActionDef, player: int) -> tuple:
@@ -71,10 +76,10 @@ def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
                     out.append((adef.name, cid, idx))
 
 
-def _guarded(keys: tuple[tuple[str, str], ...], statics: dict) -> bool:
+def _guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
     """Some card in play forbids this action or lifts one of its requirements: one of the
-    action's guard keys has a live ability (`statics`: vm.live_statics)."""
-    return not statics.keys().isdisjoint(keys)
+    action's guard keys has a live ability."""
+    return not vm.live_statics(g).keys().isdisjoint(keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:

@@ -97,6 +97,9 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
+    defs = g.defs
+    if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
+        return cards  # no two copies of one card: nothing to merge (the usual case)
     seen: set = set()
     out = []
     for c, k in zip(cards, card_classes(g, cards, player), strict=True):
@@ -108,7 +111,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
     """Per card (None stays None), a key under which interchangeable cards (as `player`
-    sees them) are equal."""
+    sees them) are equal. Copies of one card have one definition: cards of different ones
+    never share a key."""
     marked = {m[0] for m in g.mods} if g.mods else set()  # cards never merged
     if g.counters:
         marked.update([k[0] for k in g.counters])
