@@ -31,7 +31,7 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
             out += [(name, cid, None) for cid in cards]
         else:
             group: list[tuple] = []
-            _candidates(g, adef, action_env(g, player, None, None), group)
+            _candidates(g, adef, player, group)
             out += _distinct(g, group, player)
     if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
@@ -57,8 +57,9 @@ def _count_key(adef: ActionDef, player: int) -> tuple:
     return (adef.name, adef.limit[1], player)
 
 
-def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
+def _candidates(g: GameState, adef: ActionDef, player: int, out: list) -> None:
     """The options of one action, rule by rule (when no compiled selection applies)."""
+    env = action_env(g, player, None, None)
     if adef.cards is None:
         if _allowed(g, adef, env):
             out.append((adef.name, None, None))

@@ -99,7 +99,7 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     """
     defs = g.defs
     if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
-        return cards  # no two copies of one card: nothing to merge (the usual case)
+        return cards  # no two copies of one card: nothing to merge
     seen: set = set()
     out = []
     for c, k in zip(cards, card_classes(g, cards, player), strict=True):
@@ -111,14 +111,9 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
     """Per card (None stays None), a key under which interchangeable cards (as `player`
-    sees them) are equal. Copies of one card have one definition: cards of different ones
-    never share a key."""
-    marked = {m[0] for m in g.mods} if g.mods else set()  # cards never merged
-    if g.counters:
-        marked.update([k[0] for k in g.counters])
-    if g.host:
-        marked.update(g.host)
-        marked.update(g.host.values())
+    sees them) are equal. Copies of one card share a definition: cards of different
+    definitions never share a key."""
+    marked = _unmerged(g)
     defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
     visibility, known = g.game.visibility, g.known
     keys: list = []
@@ -128,12 +123,26 @@ def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list
             continue
         ref = zone_of[c]
         vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
-        if player is None or known.get(c, 0) >> player & 1 or vis != "hidden" \
-                and (owner[c] == player or vis == "public" and face[c]):
+        if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
+                or player is None or known and known.get(c, 0) >> player & 1:
             keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
         else:
             keys.append(c)
     return keys
+
+
+_NONE: frozenset = frozenset()
+
+
+def _unmerged(g: GameState) -> set | frozenset:
+    """Cards never merged: with modifiers, counters or attachments of their own."""
+    if not (g.mods or g.counters or g.host):
+        return _NONE
+    marked = {m[0] for m in g.mods}
+    marked.update([k[0] for k in g.counters])
+    marked.update(g.host)
+    marked.update(g.host.values())
+    return marked
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
