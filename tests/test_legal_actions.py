@@ -130,3 +130,32 @@ def test_compiled_selections_offer_what_the_rules_allow(ruleset: str):
                         checked += 1
             g.apply(rng.randrange(len(g.legal_actions())))
     assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str):
+    """vm.distinct_cards (which inlines card_classes for speed) keeps every card its player
+    cannot see, and drops a card only for an earlier one in the same class."""
+    from interpreter.engine.state import visible
+
+    game = interpreter.load_game(ruleset)
+    s = game.new_state(interpreter.default_decks(game), 3, log=False)
+    rng = random.Random(3)
+    merged = 0
+    for step in range(80):
+        if s.is_over:
+            break
+        if step % 20 == 0:
+            c = s.clone()
+            c.face[::3] = [False] * len(c.face[::3])  # face-down cards, public zones included
+            for p in c.players:
+                for cards in c.zones.values():
+                    kept = vm.distinct_cards(c, tuple(cards), p)
+                    keys = dict(zip(cards, vm.card_classes(c, cards, p), strict=True))
+                    assert [k for k in cards if k in kept] == list(kept)
+                    assert all(x in kept for x in cards if not visible(c, x, p))
+                    assert len({keys[x] for x in kept}) == len(kept)
+                    assert {keys[x] for x in kept} == set(keys.values())
+                    merged += len(cards) - len(kept)
+        s.apply(rng.randrange(len(s.legal_actions())))
+    assert merged > 0

@@ -17,15 +17,13 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     """Options (action, card, ability index) that `player` may take now among `names` (no
     name twice: the ruleset builder drops repeats)."""
     out: list[tuple] = []
-    game = g.game
-    actions, guards, counts = game.ruleset.actions, game.guard_keys, g.counts
-    env = game.player_envs[player]  # read-only: what compiled selections may read
-    for name in names:
-        adef = actions[name]
-        if adef.limit and counts and counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
+    plan = g.game.action_plans.get(names) or _plan(g, names)
+    env = g.game.player_envs[player]  # read-only: what compiled selections may read
+    for name, adef, select, limit, guard in plan:
+        if limit is not None and g.counts.get((name, limit[1], player), 0) >= limit[0]:
             continue
-        if adef.select is not None and not (name in guards and _guarded(g, guards[name])):
-            cards = adef.select(g, env)
+        if select is not None and (guard is None or not _guarded(g, guard)):
+            cards = select(g, env)
             if len(cards) > 1:
                 cards = vm.distinct_cards(g, cards, player)
             out += [(name, cid, None) for cid in cards]
@@ -36,6 +34,16 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
     return tuple(out)
+
+
+def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
+    """Per action of a window, what legal_actions checks: (name, definition, compiled
+    selection, limit, the keys of abilities that could forbid or permit it)."""
+    actions, guards = g.game.ruleset.actions, g.game.guard_keys
+    plan = g.game.action_plans[names] = tuple(
+        (name, actions[name], actions[name].select, actions[name].limit, guards.get(name))
+        for name in names)
+    return plan
 
 
 def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:
@@ -128,14 +136,15 @@ def start_action(g: GameState, option: tuple, player: int) -> None:
     g.frames.append(Frame(adef.body, env, "action"))
 
 
-def took_action(f: Frame) -> None:
+def took_action(f: Frame, max_actions: int | None) -> None:
     """Count an action taken in the window this frame is running (for `max_actions`)."""
-    f.env["#taken"] = f.env.get("#taken", 0) + 1
+    if max_actions is not None:
+        f.env["#taken"] = f.env.get("#taken", 0) + 1
 
 
-def window_full(f: Frame, max_actions: int | None) -> bool:
+def window_full(f: Frame, max_actions: int) -> bool:
     """Close the window (move past it) once `max_actions` actions were taken in it."""
-    if max_actions is None or f.env.get("#taken", 0) < max_actions:
+    if f.env.get("#taken", 0) < max_actions:
         return False
     close_window(f)
     return True
@@ -160,7 +169,7 @@ class Offer(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        if window_full(f, self.max_actions):
+        if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]
         options = legal_actions(g, self.names, who)
@@ -173,5 +182,5 @@ class Offer(Instr):
         if option == DECLINE:
             close_window(f)
         else:
-            took_action(f)
+            took_action(f, self.max_actions)
             start_action(g, option, f.env["#who"])

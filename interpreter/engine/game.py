@@ -56,6 +56,7 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities()
+        self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
