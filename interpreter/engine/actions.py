@@ -26,7 +26,8 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
             cards = select(g, env)
             if len(cards) > 1:
                 cards = vm.distinct_cards(g, cards, player)
-            out += [(name, cid, None) for cid in cards]
+            for cid in cards:  # (a loop: a comprehension is a call of its own)
+                out.append((name, cid, None))
         else:
             group: list[tuple] = []
             _candidates(g, adef, player, group)

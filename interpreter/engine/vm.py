@@ -7,6 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -98,7 +99,7 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
     defs = g.defs
-    if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
+    if len(cards) < 2 or len(set(map(_def_id, map(defs.__getitem__, cards)))) == len(cards):
         return cards  # no two copies of one card: nothing to merge
     # card_classes, inlined (this runs at most decisions): a card without a class is kept
     marked = _unmerged(g)
@@ -118,6 +119,9 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
                 seen.add(key)
         out.append(c)
     return tuple(out)
+
+
+_def_id = operator.attrgetter("id")
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
