@@ -170,8 +170,12 @@ def _player(p: int | None) -> str | None:
 
 # ---------- events and triggers ----------
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
-         private_to: int | None = None) -> None:
-    g.version += 1
+         private_to: int | None = None, changed: bool = True) -> None:
+    """Log an event and collect the triggered abilities that hear it. `changed`: the event
+    reports a change to the state (values derived from the state are computed again); False
+    for an announcement (a verb was used, a turn is ending) that changes nothing itself."""
+    if changed:
+        g.version += 1
     if g.log is not None:
         record = {"e": name, **{k: g.game.show(g, k, v) for k, v in fields.items()}}
         if ref:
