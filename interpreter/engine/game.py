@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.instructions import CallFromEnv
+from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
 from interpreter.engine.turn import OrderTriggers
@@ -56,6 +56,7 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities()
+        self.direct_verbs = direct_verbs(ruleset.verbs)
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}

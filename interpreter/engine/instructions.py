@@ -39,6 +39,48 @@ class Exec(Instr):
         self.call(g, f.env)
 
 
+class Straight(Instr):
+    """A run of decision-free code as one generated function (compile/straight.py). The
+    run's own VM instructions follow, up to `end`: the function returns the index where
+    they go on when a verb it called left code to run first (a replacement, a choice).
+    `open_end`: the run ends by starting code (an offer, a spell...) that runs next."""
+
+    __slots__ = ("fn", "verbs", "end", "open_end")
+
+    def __init__(self, fn: Fn, verbs: frozenset[str], end: int, open_end: bool) -> None:
+        self.fn, self.verbs, self.end, self.open_end = fn, verbs, end, open_end
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc = self.end
+        resume = self.fn(g, f.env)
+        if resume is not None:
+            f.pc = resume
+
+
+def direct_verbs(verbs: dict) -> frozenset[str]:
+    """The verbs a call runs as a plain function, without a frame: the body is one closed
+    Straight run, and the verb never calls itself, even through others (a recursion stays in
+    the VM, whose loop limit stops it)."""
+    calls = {}
+    for name, verb in verbs.items():
+        first = verb.body[0] if verb.body else None
+        if isinstance(first, Straight) and first.end == len(verb.body) and not first.open_end:
+            calls[name] = first.verbs
+    return frozenset(n for n in calls if not _reaches(calls, n, n))
+
+
+def _reaches(calls: dict[str, frozenset[str]], start: str, target: str) -> bool:
+    seen, todo = set(), list(calls[start])
+    while todo:
+        n = todo.pop()
+        if n == target:
+            return True
+        if n not in seen and n in calls:
+            seen.add(n)
+            todo.extend(calls[n])
+    return False
+
+
 class Jump(Instr):
     __slots__ = ("target",)
 
@@ -203,10 +245,13 @@ class Modify(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        value = self.value(g, f.env)
+        self.apply(g, f.env)
+
+    def apply(self, g: GameState, env: dict) -> None:
+        value = self.value(g, env)
         if value is None:
             return
-        for cid in vm.as_cards(g, self.target(g, f.env)):
+        for cid in vm.as_cards(g, self.target(g, env)):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1

@@ -244,6 +244,10 @@ def run(g: GameState, env: dict, card: Any) -> None:
         g.frames.append(Frame(g.defs[cid].effect, vm.effect_env(g, cid, env["you"]), "effect"))
 
 
+# primitives that start code (a frame) to run after them, or drop running code: only the last
+# statement of a decision-free run may be one of them (compile/straight.py)
+FRAMING = frozenset({"offer", "cancel", "resolve", "run"})
+
 P = Param
 PRIMITIVES: dict[str, Primitive] = {
     "move": Primitive(move, (P("cards", "cards"), P("to", "zone"), P("position", "text", "top"),

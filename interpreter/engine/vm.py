@@ -297,7 +297,10 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
     return any(_holds(g, c, a, env) for c, _i, a in statics_of(g, "permission", key))
 
 
-def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
+def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
+    """Call a ruleset verb. A direct one (game.direct_verbs) runs now as a Python function;
+    True when code was left to run first, on new frames (the verb's body in the VM, a
+    replacement, a choice in a verb the direct one called...)."""
     game = g.game
     verb = game.ruleset.verbs[name]
     for pname in verb.card_params:
@@ -305,14 +308,9 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
         if type(value) is not tuple:
             params[pname] = as_cards(g, value)
     if verb.each and not params[verb.each]:
-        return  # it happens once per card: zero times
+        return False  # it happens once per card: zero times
     if verb.each and len(params[verb.each]) > 1:
-        for cid in reversed(params[verb.each]):
-            one = dict(params)
-            one[verb.each] = (cid,)
-            g.frames.append(Frame(g.game.call_code, {**caller, "#verb": name, "#params": one},
-                                  "block"))
-        return
+        return _call_each(g, name, params, caller)
     env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
            "self": caller.get("self")}
     env.update(params)
@@ -320,16 +318,50 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
     if name in keys.get("prohibition", ()) and forbidden(g, name, params):
         if g.log is not None:
             g.log.append({"e": "prevented", "verb": name})
-        return
+        return False
     replaced = caller.get("#replaced", ())
     if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
-        return
+        return True
     if verb.event in game.triggers_on:  # triggers may need to look back at these cards
         live = g.live_cards()
         env["#live"] = tuple((c, g.zone_of[c].name)
                              for pname in verb.card_params for c in params[pname] if c in live)
     env["#replaced"] = replaced
-    g.frames.append(Frame(verb.body, env, "verb"))
+    if name not in game.direct_verbs:
+        g.frames.append(Frame(verb.body, env, "verb"))
+        return True
+    below = len(g.frames)
+    resume = verb.body[0].fn(g, env)
+    if resume is None:
+        return False
+    f = Frame(verb.body, env, "verb")  # it goes on in the VM, after what it left to run
+    f.pc = resume
+    g.frames.insert(below, f)
+    return True
+
+
+def _call_each(g: GameState, name: str, params: dict, caller: dict) -> bool:
+    """A verb applied card by card, in order. Calls that cannot run now (not direct, or
+    after a call that left code to run first) wait on frames of their own, in order."""
+    each = g.game.ruleset.verbs[name].each
+    cards = params[each]
+    if name in g.game.direct_verbs:
+        for i, cid in enumerate(cards):
+            below = len(g.frames)
+            if call_verb(g, name, {**params, each: (cid,)}, caller):
+                _call_later(g, below, name, params, cards[i + 1:], caller)
+                return True
+        return False
+    _call_later(g, len(g.frames), name, params, cards, caller)
+    return True
+
+
+def _call_later(g: GameState, at: int, name: str, params: dict, cards: tuple,
+                caller: dict) -> None:
+    each = g.game.ruleset.verbs[name].each
+    g.frames[at:at] = [Frame(g.game.call_code, {**caller, "#verb": name,
+                                                "#params": {**params, each: (c,)}}, "block")
+                       for c in reversed(cards)]
 
 
 def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:

@@ -1,0 +1,138 @@
+"""Decision-free statements -> one generated Python function `fn(g, env)`.
+
+A run of statements with no choice, no `may`, no `settle` and nothing started for later
+runs as plain Python: loops are Python loops, expressions are inlined as source (as in
+exprs.py), primitives are direct calls, and a ruleset verb is called through
+vm.call_verb, which runs a verb whose body is itself such a function without a frame.
+
+The run's VM instructions follow its Straight instruction. When a verb call leaves code to
+run first (a card replaces the verb, or the verb decides), the function hands over: it
+stores each enclosing loop's position in the env as the loop instructions keep it and
+returns the index of the instruction after that call, where the VM goes on once that code
+has run, exactly as if the whole run had been VM instructions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from interpreter.compile.exprs import Fn, _Generator
+from interpreter.engine import instructions as I
+from interpreter.engine import vm
+from interpreter.engine.primitives import PRIMITIVES
+from interpreter.lang import ast as A
+
+if TYPE_CHECKING:
+    from interpreter.compile.stmts import StmtCompiler
+
+_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_check_end": vm.check_end}
+
+
+class PyGen:
+    """Builds the source of one run of statements; constants go into its namespace.
+
+    `sites`: what the run's VM instructions need at a hand-over, in the order the statement
+    compiler met them: a loop's env key, or the index following a verb call."""
+
+    def __init__(self, owner: StmtCompiler, sites: list) -> None:
+        self.owner = owner
+        self.sites: Iterator = iter(sites)
+        self.gen = _Generator(owner.exprs)
+        self.gen.namespace.update(_RUNTIME)
+        self.lines: list[str] = []
+        self.loops: list[tuple[str, str]] = []  # enclosing loops: (env key, saved position)
+        self.verbs: set[str] = set()  # the verbs the run calls
+
+    def function(self, run: tuple) -> tuple[Fn, frozenset[str]]:
+        self._block(run, 1)
+        if next(self.sites, None) is not None:
+            raise AssertionError("a run's function and its instructions disagree")
+        body = "".join(self.lines)
+        head = "    R = g.game.readers\n" if "R[" in body else ""
+        source = f"def _straight(g, env):\n{head}{body}"
+        exec(compile(source, "<straight code>", "exec"), self.gen.namespace)  # noqa: S102
+        return self.gen.namespace["_straight"], frozenset(self.verbs)
+
+    def _line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text + "\n")
+
+    def _block(self, items: Any, depth: int) -> None:
+        start = len(self.lines)
+        for s in items:
+            self._item(s, depth)
+        if len(self.lines) == start:
+            self._line(depth, "pass")
+
+    def _expr(self, node: A.Expr) -> str:
+        return self.gen.sub(node, False, False)
+
+    def _item(self, s: Any, depth: int) -> None:
+        if isinstance(s, I.Emit):
+            self._emit(s, depth)
+        else:
+            getattr(self, "_" + type(s).__name__.lower())(s, depth)
+
+    def _emit(self, s: I.Emit, depth: int) -> None:
+        """As the Emit instruction: no fields gathered when nobody hears the event."""
+        self._line(depth, f"if g.log is None and {s.event!r} not in g.game.triggers_on:")
+        self._line(depth + 1, "g.version += 1")
+        self._line(depth, "else:")
+        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
+        self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
+                              f"{s.ref!r})")
+
+    def _call(self, s: A.Call, depth: int) -> None:
+        fn, values = self.owner.call_parts(s)
+        items = self.gen.values(values)
+        if s.name in PRIMITIVES:
+            self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+            return
+        self.verbs.add(s.name)
+        names = self.owner.param_names(s.name)
+        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
+        self._line(depth, f"if _call_verb(g, {s.name!r}, {{{pairs}}}, env):")
+        for key, position in self.loops:
+            self._line(depth + 1, f"env[{key!r}] = {position}")
+        self._line(depth + 1, f"return {next(self.sites)}")
+
+    def _if(self, s: A.If, depth: int) -> None:
+        self._line(depth, f"if {self._expr(s.cond)}:")
+        self._block(s.then, depth + 1)
+        if s.orelse:
+            self._line(depth, "else:")
+            self._block(s.orelse, depth + 1)
+
+    def _foreach(self, s: A.ForEach, depth: int) -> None:
+        key = next(self.sites)
+        n = len(self.lines)
+        self._line(depth, f"_s{n} = as_cards(g, {self._expr(s.source)})")
+        self._line(depth, f"for _n{n}, _c{n} in enumerate(_s{n}):")
+        self._line(depth + 1, f"env[{s.name!r}] = _c{n}")
+        self._loop_body(key, f"(_s{n}, _n{n} + 1)", s.body, depth + 1)
+
+    def _repeat(self, s: A.Repeat, depth: int) -> None:
+        key = next(self.sites)
+        n = len(self.lines)
+        self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        self._line(depth, f"for _n{n} in range(_s{n}):")
+        self._loop_body(key, f"(tuple(range(_s{n})), _n{n} + 1)", s.body, depth + 1)
+
+    def _loop_body(self, key: str, position: str, body: A.Body, depth: int) -> None:
+        """`position`: the loop's state as IterInit/IterNext keep it (items, next index)."""
+        self.loops.append((key, position))
+        self._block(body, depth)
+        self.loops.pop()
+
+    def _let(self, s: A.Let, depth: int) -> None:
+        self._line(depth, f"env[{s.name!r}] = {self._expr(s.value)}")
+
+    def _modify(self, s: A.Modify, depth: int) -> None:
+        self._line(depth, f"{self.gen.const(self.owner.modify(s))}.apply(g, env)")
+
+    def _together(self, s: A.Together, depth: int) -> None:
+        """As the Together instructions: win/loss checks wait for the end of the block."""
+        self._line(depth, "g.atomic += 1")
+        self._block(s.body, depth)
+        self._line(depth, "g.atomic -= 1")
+        self._line(depth, "_check_end(g)")
