@@ -26,7 +26,8 @@ from interpreter.lang import ast as A
 if TYPE_CHECKING:
     from interpreter.compile.stmts import StmtCompiler
 
-_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_check_end": vm.check_end}
+_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
+            "_check_end": vm.check_end}
 
 
 class PyGen:
@@ -75,10 +76,10 @@ class PyGen:
 
     def _emit(self, s: I.Emit, depth: int) -> None:
         """As the Emit instruction: no fields gathered when nobody hears the event."""
+        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
         self._line(depth, f"if g.log is None and {s.event!r} not in g.game.triggers_on:")
         self._line(depth + 1, "g.version += 1")
-        self._line(depth, "else:")
-        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
+        self._line(depth, f"elif not _quiet(g, {s.event!r}, env.get('#live')):")
         self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
                               f"{s.ref!r})")
 

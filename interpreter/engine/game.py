@@ -61,7 +61,8 @@ class Game:
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
-        # per card definition, its (index, ability) of the kinds static_keys indexes
+        # per card definition, its (index, ability) of the kinds static_keys indexes, and its
+        # triggered abilities (vm.live_statics indexes the live ones by (kind, key))
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in self.defs:
@@ -71,9 +72,10 @@ class Game:
                     per_def[d.id] = (*per_def.get(d.id, ()), idx)
                 elif a.kind == "static":
                     self.has_statics = True
+                    continue
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
-                    self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
+                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}

@@ -294,9 +294,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.log is None and self.event not in g.game.triggers_on:  # nobody hears it
-            g.version += 1
-            return
         env = f.env
-        vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
-                lookback=env.get("#live", ()), ref=self.ref)
+        if not vm.quiet(g, self.event, env.get("#live")):
+            vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
+                    lookback=env.get("#live", ()), ref=self.ref)

@@ -154,10 +154,13 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     index = g.game.triggers_on.get(name)
     if index is None:
         return
+    if not lookback:  # the live abilities that hear it, indexed once per set of live cards
+        for cid, idx, ability in live_statics(g).get(("trigger", name), ()):
+            _heard(g, cid, idx, ability, fields)
+        return
     live = g.live_cards()
     before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
-    if before:
-        live = live + [c for c in before if c not in live]
+    live = live + [c for c in before if c not in live]
     defs = g.defs
     for cid in live:
         heard_by = index.get(defs[cid].id)
@@ -166,14 +169,38 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
         for idx in heard_by:
             ability = defs[cid].abilities[idx]
             # it works where the card is now, or where it was just before (a card leaving play)
-            if not (g.game.works(g, cid, ability)
-                    or (cid in before and g.game.works(g, cid, ability, before[cid]))):
-                continue
-            controller = g.controller[cid]
-            env = effect_env(g, cid, controller)
-            env.update(fields)
-            if ability.cond is None or ability.cond(g, env):
-                g.pending.append((cid, idx, controller, tuple(fields.items())))
+            if g.game.works(g, cid, ability) \
+                    or (cid in before and g.game.works(g, cid, ability, before[cid])):
+                _heard(g, cid, idx, ability, fields)
+
+
+def quiet(g: GameState, name: str, lookback: tuple | None = None) -> bool:
+    """True when no log is kept and no triggered ability can hear this event (a live card's,
+    or one of `lookback`): then it only changes the state's version, done here, and the
+    caller gathers no fields for emit."""
+    if g.log is not None or name in g.game.triggers_on and (
+            lookback or ("trigger", name) in live_statics(g)):
+        return False
+    g.version += 1
+    return True
+
+
+def lookback(g: GameState, event: str, cards: Iterable[int]) -> tuple:
+    """(card, zone) for those of `cards` in play now whose abilities could hear `event`, for
+    emit to look back at once they have left."""
+    index = g.game.triggers_on.get(event)
+    if index is None:
+        return ()
+    live, defs, zone_of = g.live_cards(), g.defs, g.zone_of
+    return tuple([(c, zone_of[c].name) for c in cards if defs[c].id in index and c in live])
+
+
+def _heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
+    controller = g.controller[cid]
+    env = effect_env(g, cid, controller)
+    env.update(fields)
+    if ability.cond is None or ability.cond(g, env):
+        g.pending.append((cid, idx, controller, tuple(fields.items())))
 
 
 def checkpoint(g: GameState) -> None:
@@ -323,9 +350,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
         return True
     if verb.event in game.triggers_on:  # triggers may need to look back at these cards
-        live = g.live_cards()
-        env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname in verb.card_params for c in params[pname] if c in live)
+        env["#live"] = lookback(g, verb.event,
+                                [c for pname in verb.card_params for c in params[pname]])
     env["#replaced"] = replaced
     if name not in game.direct_verbs:
         g.frames.append(Frame(verb.body, env, "verb"))
