@@ -73,10 +73,10 @@ class StmtCompiler:
         try:
             for s in run:
                 self._item(s, code)
-            fn, verbs = PyGen(self, self.sites).function(run)
+            make, verbs = PyGen(self, self.sites).function(run)
         finally:
             self.sites = None
-        code[at] = I.Straight(fn, verbs, len(code), open_end)
+        code[at] = I.Straight(make, verbs, len(code), open_end)
 
     def straight(self, s: Any) -> bool:
         """Decision-free: no choice, no timing point, no code started for later."""

@@ -14,7 +14,7 @@ has run, exactly as if the whole run had been VM instructions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.exprs import Fn, _Generator
@@ -44,16 +44,24 @@ class PyGen:
         self.lines: list[str] = []
         self.loops: list[tuple[str, str]] = []  # enclosing loops: (env key, saved position)
         self.verbs: set[str] = set()  # the verbs the run calls
+        self.calls = 0  # verb calls generated so far
 
-    def function(self, run: tuple) -> tuple[Fn, frozenset[str]]:
+    def function(self, run: tuple) -> tuple[Callable[[], Fn], frozenset[str]]:
+        """A maker of the run's function (Python compiles it on the first run: a game runs
+        only part of its code, and a game is built at every start), and the verbs it calls."""
         self._block(run, 1)
         if next(self.sites, None) is not None:
             raise AssertionError("a run's function and its instructions disagree")
         body = "".join(self.lines)
         head = "    R = g.game.readers\n" if "R[" in body else ""
         source = f"def _straight(g, env):\n{head}{body}"
-        exec(compile(source, "<straight code>", "exec"), self.gen.namespace)  # noqa: S102
-        return self.gen.namespace["_straight"], frozenset(self.verbs)
+        namespace = self.gen.namespace
+
+        def make() -> Fn:
+            exec(compile(source, "<straight code>", "exec"), namespace)  # noqa: S102
+            return namespace["_straight"]
+
+        return make, frozenset(self.verbs)
 
     def _line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text + "\n")
@@ -90,6 +98,7 @@ class PyGen:
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
         self.verbs.add(s.name)
+        self.calls += 1
         names = self.owner.param_names(s.name)
         pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
         self._line(depth, f"if _call_verb(g, {s.name!r}, {{{pairs}}}, env):")
@@ -105,25 +114,35 @@ class PyGen:
             self._block(s.orelse, depth + 1)
 
     def _foreach(self, s: A.ForEach, depth: int) -> None:
-        key = next(self.sites)
         n = len(self.lines)
         self._line(depth, f"_s{n} = as_cards(g, {self._expr(s.source)})")
-        self._line(depth, f"for _n{n}, _c{n} in enumerate(_s{n}):")
-        self._line(depth + 1, f"env[{s.name!r}] = _c{n}")
-        self._loop_body(key, f"(_s{n}, _n{n} + 1)", s.body, depth + 1)
+        self._loop(n, s, depth, f"_c{n}", f"_s{n}", f"enumerate(_s{n})", f"(_s{n}, _n{n} + 1)")
 
     def _repeat(self, s: A.Repeat, depth: int) -> None:
-        key = next(self.sites)
         n = len(self.lines)
         self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
-        self._line(depth, f"for _n{n} in range(_s{n}):")
-        self._loop_body(key, f"(tuple(range(_s{n})), _n{n} + 1)", s.body, depth + 1)
+        self._loop(n, s, depth, "_", f"range(_s{n})", f"range(_s{n})",
+                   f"(tuple(range(_s{n})), _n{n} + 1)")
 
-    def _loop_body(self, key: str, position: str, body: A.Body, depth: int) -> None:
-        """`position`: the loop's state as IterInit/IterNext keep it (items, next index)."""
+    def _loop(self, n: int, s: A.ForEach | A.Repeat, depth: int, var: str, items: str,
+              numbered: str, position: str) -> None:
+        """`for var in items`; with the pass number `_nN` (`numbered`) when the body calls a
+        verb and so may hand over: `position` is then the loop's state as IterInit and
+        IterNext keep it (items, next index)."""
+        key = next(self.sites)
+        head = len(self.lines)
+        self.lines.append("")  # the `for` line, once the body is known
+        if isinstance(s, A.ForEach):
+            self._line(depth + 1, f"env[{s.name!r}] = {var}")
         self.loops.append((key, position))
-        self._block(body, depth)
+        calls = self.calls
+        self._block(s.body, depth + 1)
         self.loops.pop()
+        if self.calls != calls:
+            target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
+        else:
+            target = var
+        self.lines[head] = "    " * depth + f"for {target} in {items}:\n"
 
     def _let(self, s: A.Let, depth: int) -> None:
         self._line(depth, f"env[{s.name!r}] = {self._expr(s.value)}")

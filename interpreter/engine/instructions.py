@@ -45,10 +45,18 @@ class Straight(Instr):
     they go on when a verb it called left code to run first (a replacement, a choice).
     `open_end`: the run ends by starting code (an offer, a spell...) that runs next."""
 
-    __slots__ = ("fn", "verbs", "end", "open_end")
+    __slots__ = ("fn", "make", "verbs", "end", "open_end")
 
-    def __init__(self, fn: Fn, verbs: frozenset[str], end: int, open_end: bool) -> None:
-        self.fn, self.verbs, self.end, self.open_end = fn, verbs, end, open_end
+    def __init__(self, make: Callable[[], Fn], verbs: frozenset[str], end: int,
+                 open_end: bool) -> None:
+        self.make, self.verbs, self.end, self.open_end = make, verbs, end, open_end
+        self.fn: Fn = self._first
+
+    def _first(self, g: GameState, env: dict) -> int | None:
+        """The first run makes the function (compiling it only when it runs saves time at
+        every start)."""
+        self.fn = self.make()
+        return self.fn(g, env)
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc = self.end
