@@ -20,7 +20,7 @@ from typing import Any
 
 from interpreter.compile.names import Names
 from interpreter.engine import vm
-from interpreter.engine.state import CARD_ATTR_SOURCE, GameState, ZoneRef
+from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
 
 Fn = Callable[[GameState, dict], Any]
@@ -140,10 +140,19 @@ def _attached(g: GameState, value: Any) -> tuple[int, ...]:
 
 
 def _total(g: GameState, value: Any, prop: str) -> int:
+    """A zone's total is kept for the state version: every player's heuristic asks for both
+    players' boards."""
+    key = ("total", value, prop) if type(value) is ZoneRef else None
+    if key is not None and g.memo_version == g.version and (kept := g.memo.get(key)) is not None:
+        return kept
     if prop in g.game.ruleset.counters:
-        return sum(g.counters.get((cid, prop), 0) for cid in vm.as_cards(g, value))
-    read = g.game.readers[prop]
-    return sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
+        total = sum(g.counters.get((cid, prop), 0) for cid in vm.as_cards(g, value))
+    else:
+        read = g.game.readers[prop]
+        total = sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
+    if key is not None:
+        _remember(g, key, total)
+    return total
 
 
 def _union(g: GameState, *values: Any) -> tuple[int, ...]:
@@ -159,19 +168,27 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+def _remember(g: GameState, key: tuple, value: Any) -> Any:
+    """Keep a value for this state version; not while static modifiers are being computed
+    (reads see printed values then, which later reads in the same version must not reuse)."""
+    if g._statics is None or g._statics[1] is not STATICS_PENDING or g._statics[0] != g.version:
+        if g.memo_version != g.version:
+            g.memo.clear()
+            g.memo_version = g.version
+        g.memo[key] = value
+    return value
+
+
 def _memoized(fn: Fn, key: int) -> Fn:
     """Cache a value that depends only on the state (and who `you` is) until the state changes.
     Expressions of the same shape share `key`, so a count several rules ask for (the mana
     every action checks) is computed once per state version."""
 
     def cached(g: GameState, env: dict) -> Any:
-        if g.memo_version != g.version:
-            g.memo.clear()
-            g.memo_version = g.version
         k = (key, env.get("you"))
-        value = g.memo.get(k, _MISSING)
+        value = g.memo.get(k, _MISSING) if g.memo_version == g.version else _MISSING
         if value is _MISSING:
-            value = g.memo[k] = fn(g, env)
+            value = _remember(g, k, fn(g, env))
         return value
 
     return cached
@@ -322,9 +339,12 @@ _PLAIN_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"})
 
 
 def _whole_number(node: A.Expr) -> bool:
-    """Always a whole number (never None, never a tuple): a number written out, a count."""
+    """Always a whole number (never None, never a tuple): a number written out, a count, a
+    total, and sums, differences and products of these."""
     return isinstance(node, A.Num) and type(node.value) is int \
-        or isinstance(node, A.Call) and node.name == "count"
+        or isinstance(node, A.Call) and node.name in ("count", "total") \
+        or isinstance(node, A.Binary) and node.op in ("+", "-", "*") \
+        and _whole_number(node.left) and _whole_number(node.right)
 
 
 def _has_filter(node: A.Expr) -> bool:

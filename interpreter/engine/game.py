@@ -8,7 +8,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
-from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
+from interpreter.engine.state import CARD_READERS, STATICS_PENDING, Frame, GameState, ZoneRef
 from interpreter.engine.turn import OrderTriggers
 
 
@@ -134,7 +134,7 @@ class Game:
         cached = g._statics
         if cached is not None and cached[0] == g.version:
             return cached[1]
-        g._statics = (g.version, {})  # while computing, reads see printed values
+        g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
         for cid in g.live_cards():
             for ability in g.defs[cid].abilities:

@@ -64,6 +64,9 @@ class Frame:
         return f
 
 
+STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
+
+
 class GameState:
     __slots__ = (
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
@@ -71,7 +74,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "mod_index",
+        "clean_at", "rules_at", "mod_index",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -122,6 +125,7 @@ class GameState:
         self.live_at = -1
         self.live_index: dict | None = None  # vm.live_statics, for the live cards of live_at
         self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
+        self.rules_at = -1  # the version at which the state rules last found nothing to do
         # (version, static modifiers, (card, property) -> modifiers): see _mods
         self.mod_index: tuple[int, dict | None, dict] | None = None
 
@@ -211,7 +215,7 @@ class GameState:
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
-        g.clean_at, g.mod_index = -1, None
+        g.clean_at, g.rules_at, g.mod_index = -1, -1, None
         return g
 
     # ---------- queries ----------

@@ -223,7 +223,9 @@ def _after_effect(g: GameState, f: Frame) -> None:
 
 def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
-    if g.game.ruleset.state_rules and _fire_state_rules(g):  # asked very often: no call
+    # asked very often: no call when there are no state rules, or nothing changed since
+    # they last found nothing
+    if g.game.ruleset.state_rules and g.rules_at != g.version and _fire_state_rules(g):
         return True
     if g.pending or g.queue:
         if g.seen is not None and repetition.loop_returned(g):
@@ -244,6 +246,7 @@ def _fire_state_rules(g: GameState) -> bool:
             if found:
                 g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
                 return True
+    g.rules_at = g.version
     return False
 
 
