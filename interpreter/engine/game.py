@@ -57,6 +57,8 @@ class Game:
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities()
         self.direct_verbs = direct_verbs(ruleset.verbs)
+        self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
+                                       | self.static_keys.get("replacement", set()))
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}

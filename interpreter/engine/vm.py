@@ -185,14 +185,15 @@ def quiet(g: GameState, name: str, lookback: tuple | None = None) -> bool:
     return True
 
 
-def lookback(g: GameState, event: str, cards: Iterable[int]) -> tuple:
-    """(card, zone) for those of `cards` in play now whose abilities could hear `event`, for
-    emit to look back at once they have left."""
-    index = g.game.triggers_on.get(event)
-    if index is None:
+def lookback(g: GameState, hearing: dict, cards: list[int]) -> tuple:
+    """(card, zone) for those of `cards` in play now whose abilities could hear an event
+    (`hearing`: its index in game.triggers_on), for emit to look back at once they left."""
+    defs = g.defs
+    cards = [c for c in cards if defs[c].id in hearing]
+    if not cards:
         return ()
-    live, defs, zone_of = g.live_cards(), g.defs, g.zone_of
-    return tuple([(c, zone_of[c].name) for c in cards if defs[c].id in index and c in live])
+    live, zone_of = g.live_cards(), g.zone_of
+    return tuple([(c, zone_of[c].name) for c in cards if c in live])
 
 
 def _heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
@@ -337,24 +338,22 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
         value = params[pname]
         if type(value) is not tuple:
             params[pname] = as_cards(g, value)
-    if verb.each and not params[verb.each]:
-        return False  # it happens once per card: zero times
-    if verb.each and len(params[verb.each]) > 1:
-        return _call_each(g, name, params, caller)
-    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
-           "self": caller.get("self")}
-    env.update(params)
-    keys = game.static_keys  # (checked here first: most verbs have no such abilities)
-    if name in keys.get("prohibition", ()) and forbidden(g, name, params):
-        if g.log is not None:
-            g.log.append({"e": "prevented", "verb": name})
-        return False
+    each = verb.each
+    if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
+        return len(params[each]) > 1 and _call_each(g, name, params, caller)
     replaced = caller.get("#replaced", ())
-    if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
-        return True
-    if verb.event in game.triggers_on:  # triggers may need to look back at these cards
-        env["#live"] = lookback(g, verb.event,
-                                [c for pname in verb.card_params for c in params[pname]])
+    if name in game.guarded_verbs:  # a card could forbid or replace it
+        if forbidden(g, name, params):
+            if g.log is not None:
+                g.log.append({"e": "prevented", "verb": name})
+            return False
+        if _replace(g, name, params, replaced):
+            return True
+    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
+           "self": caller.get("self"), **params}
+    hearing = game.triggers_on.get(verb.event)
+    if hearing is not None:  # triggers may need to look back at these cards
+        env["#live"] = lookback(g, hearing, [c for p in verb.card_params for c in params[p]])
     env["#replaced"] = replaced
     if name not in game.direct_verbs:
         g.frames.append(Frame(verb.body, env, "verb"))
