@@ -115,7 +115,9 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
-        if not vm.quiet(g, "flipped"):
+        if g.log is None and "flipped" not in g.game.triggers_on:  # vm.quiet, without the call
+            g.version += 1
+        elif not vm.quiet(g, "flipped"):
             vm.emit(g, "flipped", {"card": cid, "face": face})
         if g.game.end_on_any:
             vm.check_end(g)

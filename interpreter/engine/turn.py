@@ -101,9 +101,8 @@ class PhaseEnd(Instr):
         f.pc += 1
         if g.log is None and "phase_end" not in g.game.triggers_on:  # nobody hears it
             g.version += 1
-        else:
-            if not vm.quiet(g, "phase_end"):
-                vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
+        elif not vm.quiet(g, "phase_end"):  # nor any live ability
+            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
         expire(g, "phase")
 
 
