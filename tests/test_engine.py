@@ -29,6 +29,22 @@ def check_invariants(g, total: int) -> None:
     assert sum(seen.values()) == total == len(g.defs), "cards were lost or duplicated"
 
 
+def check_derived_values(g) -> None:
+    """Values the engine keeps for a state version (static modifiers, memoized counts and
+    totals, "the state rules found nothing") are what a fresh look at the state gives: every
+    change to the state must invalidate them."""
+    fresh = g.clone()  # no memo, no modifier index
+    fresh._statics, fresh.version = None, g.version + 1
+    numbers = [n for n, p in g.game.ruleset.properties.items() if p.type == "number"]
+    for cid in g.live_cards():
+        for prop in numbers:
+            assert g.get(cid, prop) == fresh.get(cid, prop), f"card {cid}'s {prop} is stale"
+    for p in g.players:
+        assert g.game.score(g, p) == g.game.score(fresh, p), "a kept count or total is stale"
+    if g.rules_at == g.version:
+        assert not vm._fire_state_rules(fresh), "a state rule holds that was not acted on"
+
+
 def _run_many(game, decks, n: int) -> None:
     for seed in range(n):
         g = game.new_state(decks, seed, log=False)
@@ -44,6 +60,20 @@ def _run_many(game, decks, n: int) -> None:
 def test_random_matches_keep_invariants(ruleset: str):
     game = interpreter.load_game(ruleset)
     _run_many(game, interpreter.default_decks(game), N_MATCHES)
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_kept_values_are_never_stale(ruleset: str, monkeypatch):
+    """At every timing point (where state rules and triggers are looked at), in random matches."""
+    settle = vm.settle_point
+
+    def checked(g):
+        check_derived_values(g)
+        return settle(g)
+
+    monkeypatch.setattr(vm, "settle_point", checked)
+    game = interpreter.load_game(ruleset)
+    _run_many(game, interpreter.default_decks(game), 8)
 
 
 @pytest.mark.soak

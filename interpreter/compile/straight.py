@@ -83,13 +83,13 @@ class PyGen:
             getattr(self, "_" + type(s).__name__.lower())(s, depth)
 
     def _emit(self, s: I.Emit, depth: int) -> None:
-        """As the Emit instruction: no fields gathered when nobody hears the event."""
+        """As the Emit instruction: an announcement (the state's version stays), with no
+        fields gathered when nobody hears it."""
         fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
-        self._line(depth, f"if g.log is None and {s.event!r} not in g.game.triggers_on:")
-        self._line(depth + 1, "g.version += 1")
-        self._line(depth, f"elif not _quiet(g, {s.event!r}, env.get('#live')):")
+        self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
+                          f"and not _quiet(g, {s.event!r}, env.get('#live'), False):")
         self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
-                              f"{s.ref!r})")
+                              f"{s.ref!r}, changed=False)")
 
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)

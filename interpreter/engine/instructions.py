@@ -303,6 +303,6 @@ class Emit(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
         env = f.env
-        if not vm.quiet(g, self.event, env.get("#live")):
+        if not vm.quiet(g, self.event, env.get("#live"), changed=False):
             vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
-                    lookback=env.get("#live", ()), ref=self.ref)
+                    lookback=env.get("#live", ()), ref=self.ref, changed=False)

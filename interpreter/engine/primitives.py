@@ -139,17 +139,17 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
         if spec.get("min") is not None:
             value = max(value, spec["min"])
         g.res[target][name] = value
-        if not vm.quiet(g, "resource"):
+        if not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
-                                    "delta": value - old})
+                                    "delta": value - old}, changed=value != old)
     else:
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
             value = max(new(old), 0)
             g.counters[(cid, name)] = value
-            if not vm.quiet(g, "counter"):
+            if not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
-                                       "delta": value - old})
+                                       "delta": value - old}, changed=value != old)
     vm.check_end(g)
 
 

@@ -98,7 +98,7 @@ class GameState:
         self.decision: Decision | None = None
         self.result: Result | None = None
         self.rng = random.Random(seed)
-        self.version = 0
+        self.version = 0  # bumped by every change (values derived from the state are kept per version)
         self.mods: list[tuple] = []  # (cid, prop, op, value, until, stamp)
         self.counts: dict[tuple, int] = {}
         self.log: list[dict] | None = []

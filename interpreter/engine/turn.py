@@ -99,10 +99,10 @@ class PhaseEnd(Instr):
         if vm.settle_point(g):
             return
         f.pc += 1
-        if g.log is None and "phase_end" not in g.game.triggers_on:  # nobody hears it
-            g.version += 1
-        elif not vm.quiet(g, "phase_end"):  # nor any live ability
-            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player})
+        if (g.log is not None or "phase_end" in g.game.triggers_on) \
+                and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
+            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
+                    changed=False)
         expire(g, "phase")
 
 
@@ -117,8 +117,8 @@ class TurnEnd(Instr):
             return
         if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
             f.env["#ending"] = True
-            if not vm.quiet(g, "turn_end"):
-                vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn})
+            if not vm.quiet(g, "turn_end", changed=False):
+                vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
             return
         limits = g.game.ruleset.limits
         if limits.board_turns and repetition.board_at_turn_end(g):
@@ -127,6 +127,7 @@ class TurnEnd(Instr):
         del f.env["#ending"]
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
+        g.version += 1
         f.pc = self.loop
 
 
@@ -137,23 +138,29 @@ def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
     if not limits.judge or f.env.get("#judged"):
         raise GameOver(Result(None, reason, ref))
     f.env["#judged"] = True
-    vm.emit(g, "judgement", {"reason": reason}, ref=limits.judge_ref or ref)
+    vm.emit(g, "judgement", {"reason": reason}, ref=limits.judge_ref or ref, changed=False)
     env = {"you": g.turn_player, "opponent": g.other(g.turn_player), "self": None}
     g.frames.append(Frame(limits.judge, env, "effect"))
 
 
 def expire(g: GameState, until: str) -> None:
     """End modifiers, states and action counts that last until the end of a phase or turn."""
+    changed = False
     if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
+        changed = True
     mask = g.game.clear_masks.get(until, 0)
-    if mask:
+    if mask and any(x & mask for x in g.flags):
         g.flags = [x & ~mask for x in g.flags]
+        changed = True
         if mask & g.game.disabling_mask:
             g.epoch += 1
     if g.counts:
-        g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
-    g.version += 1
+        counts = {k: v for k, v in g.counts.items() if k[1] != until}
+        changed = changed or len(counts) != len(g.counts)
+        g.counts = counts
+    if changed:  # values derived from the state stay valid when nothing ended
+        g.version += 1
     if g.game.end_on_any:  # check_end(g, ()), without the call
         vm.check_end(g)
 

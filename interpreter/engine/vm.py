@@ -142,8 +142,12 @@ def _player(p: int | None) -> str | None:
 
 # ---------- events and triggers ----------
 def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str = "",
-         private_to: int | None = None) -> None:
-    g.version += 1
+         private_to: int | None = None, changed: bool = True) -> None:
+    """Log an event and collect the triggered abilities that hear it. `changed`: the event
+    reports a change to the state (values derived from the state are computed again); False
+    for an announcement (a verb was used, a turn is ending) that changes nothing itself."""
+    if changed:
+        g.version += 1
     if g.log is not None:
         record = {"e": name, **{k: g.game.show(g, k, v) for k, v in fields.items()}}
         if ref:
@@ -174,14 +178,17 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
                 _heard(g, cid, idx, ability, fields)
 
 
-def quiet(g: GameState, name: str, lookback: tuple | None = None) -> bool:
+def quiet(g: GameState, name: str, lookback: tuple | None = None,
+          changed: bool = True) -> bool:
     """True when no log is kept and no triggered ability can hear this event (a live card's,
-    or one of `lookback`): then it only changes the state's version, done here, and the
-    caller gathers no fields for emit."""
+    or one of `lookback`): then all emit would do is move the state's version (when the
+    event reports a change: `changed`, as for emit), done here, and the caller gathers no
+    fields for emit."""
     if g.log is not None or name in g.game.triggers_on and (
             lookback or ("trigger", name) in live_statics(g)):
         return False
-    g.version += 1
+    if changed:
+        g.version += 1
     return True
 
 
