@@ -178,6 +178,7 @@ class RulesetBuilder:
             ref = (d or {}).get("ref", "")
             body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
                               tail=(I.Emit(event, fields, ref),))
+            self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
                 self.diags.append(self.doc.diag(("verbs", name, "each"), "UNKNOWN-PARAM",

@@ -1,4 +1,8 @@
-"""Statements -> a flat tuple of VM instructions (jumps for if/for/repeat/may)."""
+"""Statements -> a flat tuple of VM instructions (jumps for if/for/repeat/may).
+
+A run of statements that cannot decide also becomes one generated Python function (see
+compile/straight.py): a `Straight` instruction placed before the run's VM instructions, where
+the VM goes on when a verb the run calls leaves code to run first (a replacement, a choice)."""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from typing import Any
 
 from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
+from interpreter.compile.straight import PyGen
 from interpreter.engine import instructions as I
-from interpreter.engine.primitives import PRIMITIVES, Param
+from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
 from interpreter.lang import ast as A
 
 _keys = itertools.count()
@@ -24,34 +29,99 @@ class StmtCompiler:
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
         self.words: set[A.Name] = set()  # bare names the checker read as words
         self.modified: set[str] = set()  # properties some text modifies (others read faster)
+        self.deciding: set[str] = set()  # verbs known to decide (or to start other code)
+        # while compiling a run's VM instructions: what its function needs to hand over to
+        # them midway (each loop's env key; after each verb call, where the VM goes on)
+        self.sites: list | None = None
 
     def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
-        code: list = list(head)
-        for s in stmts:
-            self._stmt(s, code)
-        code.extend(tail)
+        """`head` and `tail`: instructions (events) before and after the statements."""
+        code: list = []
+        self._items((*head, *stmts, *tail), code)
         return tuple(code)
 
-    def _stmt(self, s: Any, code: list) -> None:
-        getattr(self, "_" + type(s).__name__.lower())(s, code)
+    def verb_compiled(self, name: str, body: tuple) -> None:
+        """Note whether a verb's body is one closed straight run: calls to a verb that is not
+        end the runs of the code compiled after it."""
+        first = body[0] if body else None
+        if not (isinstance(first, I.Straight) and first.end == len(body) and not first.open_end):
+            self.deciding.add(name)
+
+    def _items(self, items: tuple, code: list) -> None:
+        if self.sites is not None:
+            for s in items:
+                self._item(s, code)
+            return
+        i = 0
+        while i < len(items):
+            j = i
+            while j < len(items) and self.straight(items[j]):
+                j += 1
+            open_end = j < len(items) and _framing(items[j])  # it may end a run
+            run = items[i:j + open_end]
+            if run and (len(run) == len(items) or len(run) > 1 or _compound(run[0])):
+                self._run(run, code, open_end)
+                i += len(run)
+            else:
+                self._item(items[i], code)
+                i += 1
+
+    def _run(self, run: tuple, code: list, open_end: bool) -> None:
+        at = len(code)
+        code.append(None)
+        self.sites = []
+        try:
+            for s in run:
+                self._item(s, code)
+            make, verbs = PyGen(self, self.sites).function(run)
+        finally:
+            self.sites = None
+        code[at] = I.Straight(make, verbs, len(code), open_end)
+
+    def straight(self, s: Any) -> bool:
+        """Decision-free: no choice, no timing point, no code started for later."""
+        if isinstance(s, I.Instr):
+            return isinstance(s, I.Emit)
+        if isinstance(s, A.Call):
+            return s.name not in FRAMING and s.name not in self.deciding
+        if isinstance(s, A.If):
+            return all(map(self.straight, s.then)) and all(map(self.straight, s.orelse))
+        if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
+            return all(map(self.straight, s.body))
+        return isinstance(s, (A.Let, A.Modify))
+
+    def _item(self, s: Any, code: list) -> None:
+        if isinstance(s, I.Instr):
+            code.append(s)
+        else:
+            getattr(self, "_" + type(s).__name__.lower())(s, code)
 
     def _block(self, stmts: A.Body, code: list) -> None:
-        for s in stmts:
-            self._stmt(s, code)
+        self._items(stmts, code)
 
-    def _call(self, s: A.Call, code: list) -> None:
+    def call_parts(self, s: A.Call) -> tuple[Any, list]:
+        """A primitive's function (or a verb's name) and its argument values, in order."""
         params = self.names.params_of(s.name) or ()
         bound = self.bind(s, params)
         if s.name in PRIMITIVES:
             prim = PRIMITIVES[s.name]
-            values = [bound.get(p.name) or Const(p.default) for p in prim.params
-                      if p.name in bound or p.default is not ...]
-            code.append(I.Exec(self.exprs.compile_call(prim.fn, values)))
+            return prim.fn, [bound.get(p.name) or Const(p.default) for p in prim.params
+                             if p.name in bound or p.default is not ...]
+        defaults = self.verb_defaults.get(s.name, {})
+        return s.name, [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
+
+    def param_names(self, verb: str) -> tuple[str, ...]:
+        return tuple(p.name for p in self.names.params_of(verb) or ())
+
+    def _call(self, s: A.Call, code: list) -> None:
+        fn, values = self.call_parts(s)
+        if s.name in PRIMITIVES:
+            code.append(I.Exec(self.exprs.compile_call(fn, values)))
         else:
-            defaults = self.verb_defaults.get(s.name, {})
-            values = [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
-            code.append(I.CallVerb(s.name, self.exprs.compile_params(
-                tuple(p.name for p in params), values)))
+            code.append(I.CallVerb(s.name, self.exprs.compile_params(self.param_names(s.name),
+                                                                     values)))
+            if self.sites is not None:
+                self.sites.append(len(code))
 
     def bind(self, call: A.Call, params: tuple[Param, ...]) -> dict[str, A.Expr | Const]:
         """Arguments by position then by name; bare words for state/name/text parameters."""
@@ -107,6 +177,8 @@ class StmtCompiler:
 
     def _loop(self, source: Fn, count: bool, name: str | None, body: A.Body, code: list) -> None:
         key = f"#i{next(_keys)}"
+        if self.sites is not None:
+            self.sites.append(key)
         head = len(code)
         code.append(None)
         self._block(body, code)
@@ -118,9 +190,12 @@ class StmtCompiler:
         code.append(I.Let(s.name, self.exprs.compile(s.value)))
 
     def _modify(self, s: A.Modify, code: list) -> None:
+        code.append(self.modify(s))
+
+    def modify(self, s: A.Modify) -> I.Modify:
         self.modified.add(s.prop)
-        code.append(I.Modify(self.exprs.compile(s.target), s.prop, s.op,
-                             self.exprs.compile(s.value), s.until))
+        return I.Modify(self.exprs.compile(s.target), s.prop, s.op,
+                        self.exprs.compile(s.value), s.until)
 
     def _settle(self, s: A.Settle, code: list) -> None:
         code.append(I.Settle())
@@ -133,6 +208,16 @@ class StmtCompiler:
     def modifier(self, s: A.Modify) -> tuple:
         self.modified.add(s.prop)
         return (self.exprs.compile(s.target), s.prop, s.op, self.exprs.compile(s.value))
+
+
+def _framing(s: Any) -> bool:
+    return isinstance(s, A.Call) and s.name in FRAMING
+
+
+def _compound(s: Any) -> bool:
+    """Worth a run of its own: a block, or a verb call (run without a frame)."""
+    return isinstance(s, (A.If, A.ForEach, A.Repeat, A.Together)) \
+        or isinstance(s, A.Call) and s.name not in PRIMITIVES
 
 
 def _count_text(count: A.Expr) -> str:

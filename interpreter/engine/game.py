@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.instructions import CallFromEnv
+from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.state import CARD_READERS, STATICS_PENDING, Frame, GameState, ZoneRef
 from interpreter.engine.turn import OrderTriggers
@@ -56,12 +56,16 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities()
+        self.direct_verbs = direct_verbs(ruleset.verbs)
+        self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
+                                       | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
-        # per card definition, its (index, ability) of the kinds static_keys indexes
+        # per card definition, its (index, ability) of the kinds static_keys indexes, and its
+        # triggered abilities (vm.live_statics indexes the live ones by (kind, key))
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in self.defs:
@@ -71,9 +75,10 @@ class Game:
                     per_def[d.id] = (*per_def.get(d.id, ()), idx)
                 elif a.kind == "static":
                     self.has_statics = True
+                    continue
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
-                    self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
+                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}

@@ -39,6 +39,56 @@ class Exec(Instr):
         self.call(g, f.env)
 
 
+class Straight(Instr):
+    """A run of decision-free code as one generated function (compile/straight.py). The
+    run's own VM instructions follow, up to `end`: the function returns the index where
+    they go on when a verb it called left code to run first (a replacement, a choice).
+    `open_end`: the run ends by starting code (an offer, a spell...) that runs next."""
+
+    __slots__ = ("fn", "make", "verbs", "end", "open_end")
+
+    def __init__(self, make: Callable[[], Fn], verbs: frozenset[str], end: int,
+                 open_end: bool) -> None:
+        self.make, self.verbs, self.end, self.open_end = make, verbs, end, open_end
+        self.fn: Fn = self._first
+
+    def _first(self, g: GameState, env: dict) -> int | None:
+        """The first run makes the function (compiling it only when it runs saves time at
+        every start)."""
+        self.fn = self.make()
+        return self.fn(g, env)
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc = self.end
+        resume = self.fn(g, f.env)
+        if resume is not None:
+            f.pc = resume
+
+
+def direct_verbs(verbs: dict) -> frozenset[str]:
+    """The verbs a call runs as a plain function, without a frame: the body is one closed
+    Straight run, and the verb never calls itself, even through others (a recursion stays in
+    the VM, whose loop limit stops it)."""
+    calls = {}
+    for name, verb in verbs.items():
+        first = verb.body[0] if verb.body else None
+        if isinstance(first, Straight) and first.end == len(verb.body) and not first.open_end:
+            calls[name] = first.verbs
+    return frozenset(n for n in calls if not _reaches(calls, n, n))
+
+
+def _reaches(calls: dict[str, frozenset[str]], start: str, target: str) -> bool:
+    seen, todo = set(), list(calls[start])
+    while todo:
+        n = todo.pop()
+        if n == target:
+            return True
+        if n not in seen and n in calls:
+            seen.add(n)
+            todo.extend(calls[n])
+    return False
+
+
 class Jump(Instr):
     __slots__ = ("target",)
 
@@ -203,10 +253,13 @@ class Modify(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        value = self.value(g, f.env)
+        self.apply(g, f.env)
+
+    def apply(self, g: GameState, env: dict) -> None:
+        value = self.value(g, env)
         if value is None:
             return
-        for cid in vm.as_cards(g, self.target(g, f.env)):
+        for cid in vm.as_cards(g, self.target(g, env)):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
@@ -249,8 +302,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.log is None and self.event not in g.game.triggers_on:  # nobody hears it
-            return
         env = f.env
-        vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
-                lookback=env.get("#live", ()), ref=self.ref, changed=False)
+        if not vm.quiet(g, self.event, env.get("#live"), changed=False):
+            vm.emit(g, self.event, {k: env.get(k) for k in self.fields},
+                    lookback=env.get("#live", ()), ref=self.ref, changed=False)

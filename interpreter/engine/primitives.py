@@ -47,12 +47,15 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         else:
             dest.insert(0, cid)
         _enter(g, cid, to, zdef.face if face is None else face)
-        if g.log is not None or "moved" in g.game.triggers_on:  # a log or a trigger hears it
-            lookback = ((cid, src.name),) if src.name in g.game.scan_zone_set else ()
-            vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
-                                 "player": g.owner[cid]}, lookback)
-        else:
+        hearing = g.game.triggers_on.get("moved")
+        if g.log is None and hearing is None:  # vm.quiet(g, "moved"), without the call
             g.version += 1
+        else:  # the card looks back at the zone it left, if an ability of it there could hear
+            gone = ((cid, src.name),) if hearing and g.defs[cid].id in hearing \
+                and src.name in g.game.scan_zone_set else ()
+            if not vm.quiet(g, "moved", gone):
+                vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
+                                     "player": g.owner[cid]}, gone)
         ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
         if ends is None or src.name in ends or to.name in ends:
             vm.check_end(g)
@@ -88,7 +91,8 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
         return
     g.rng.shuffle(g.zones[zone])
     g.epoch += 1
-    vm.emit(g, "shuffled", {"zone": zone})
+    if not vm.quiet(g, "shuffled"):
+        vm.emit(g, "shuffled", {"zone": zone})
     vm.check_end(g, (zone.name,))
 
 
@@ -100,9 +104,9 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
         if bit & g.game.disabling_mask:  # the card's abilities start or stop working
             g.epoch += 1
-        if g.log is None and "state" not in g.game.triggers_on:  # nobody hears it
+        if g.log is None and "state" not in g.game.triggers_on:  # vm.quiet, without the call
             g.version += 1
-        else:
+        elif not vm.quiet(g, "state"):
             vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)
@@ -111,9 +115,9 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     for cid in vm.as_cards(g, cards):
         g.face[cid] = face == "up"
-        if g.log is None and "flipped" not in g.game.triggers_on:  # nobody hears it
+        if g.log is None and "flipped" not in g.game.triggers_on:  # vm.quiet, without the call
             g.version += 1
-        else:
+        elif not vm.quiet(g, "flipped"):
             vm.emit(g, "flipped", {"card": cid, "face": face})
         if g.game.end_on_any:
             vm.check_end(g)
@@ -135,15 +139,17 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
         if spec.get("min") is not None:
             value = max(value, spec["min"])
         g.res[target][name] = value
-        vm.emit(g, "resource", {"player": target, "name": name, "value": value, "delta": value - old},
-                changed=value != old)
+        if not vm.quiet(g, "resource", changed=value != old):
+            vm.emit(g, "resource", {"player": target, "name": name, "value": value,
+                                    "delta": value - old}, changed=value != old)
     else:
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
             value = max(new(old), 0)
             g.counters[(cid, name)] = value
-            vm.emit(g, "counter", {"card": cid, "name": name, "value": value, "delta": value - old},
-                    changed=value != old)
+            if not vm.quiet(g, "counter", changed=value != old):
+                vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
+                                       "delta": value - old}, changed=value != old)
     vm.check_end(g)
 
 
@@ -152,7 +158,8 @@ def reveal(g: GameState, env: dict, cards: Any) -> None:
     everyone = (1 << g.game.ruleset.players) - 1
     for cid in cards:
         g.known[cid] = everyone
-    vm.emit(g, "revealed", {"cards": cards})
+    if not vm.quiet(g, "revealed"):
+        vm.emit(g, "revealed", {"cards": cards})
 
 
 def look(g: GameState, env: dict, cards: Any, player: int) -> None:
@@ -160,7 +167,8 @@ def look(g: GameState, env: dict, cards: Any, player: int) -> None:
     cards = vm.as_cards(g, cards)
     for cid in cards:
         g.known[cid] = g.known.get(cid, 0) | 1 << player
-    vm.emit(g, "looked", {"cards": cards, "player": player}, private_to=player)
+    if not vm.quiet(g, "looked"):
+        vm.emit(g, "looked", {"cards": cards, "player": player}, private_to=player)
 
 
 def win(g: GameState, env: dict, player: int, reason: str = "an effect", ref: str = "") -> None:
@@ -179,7 +187,8 @@ def first_turn(g: GameState, env: dict, player: int) -> None:
     """`player` takes the first turn (from `setup`, e.g. after a coin toss); until then they
     count as the turn player, so `turn_order` starts with them."""
     g.turn_player = player
-    vm.emit(g, "first_turn", {"player": player})
+    if not vm.quiet(g, "first_turn"):
+        vm.emit(g, "first_turn", {"player": player})
 
 
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
@@ -198,7 +207,8 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         g.zones[to].insert(0, cid)
         zdef = g.game.ruleset.zones[to.name]
         _enter(g, cid, to, zdef.face if face is None else face)
-        vm.emit(g, "created", {"card": cid, "to_zone": to.name})
+        if not vm.quiet(g, "created"):
+            vm.emit(g, "created", {"card": cid, "to_zone": to.name})
         vm.check_end(g, (to.name,))
 
 
@@ -211,7 +221,8 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
         g.host[cid] = hosts[0]
         g.clock += 1
         g.stamp[cid] = g.clock
-        vm.emit(g, "attached", {"card": cid, "host": hosts[0]})
+        if not vm.quiet(g, "attached"):
+            vm.emit(g, "attached", {"card": cid, "host": hosts[0]})
 
 
 def offer(g: GameState, env: dict, player: int, action: str) -> None:
@@ -245,6 +256,10 @@ def run(g: GameState, env: dict, card: Any) -> None:
     for cid in vm.as_cards(g, card):
         g.frames.append(Frame(g.defs[cid].effect, vm.effect_env(g, cid, env["you"]), "effect"))
 
+
+# primitives that start code (a frame) to run after them, or drop running code: only the last
+# statement of a decision-free run may be one of them (compile/straight.py)
+FRAMING = frozenset({"offer", "cancel", "resolve", "run"})
 
 P = Param
 PRIMITIVES: dict[str, Primitive] = {

@@ -31,7 +31,8 @@ class TurnStart(Instr):
         if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
             g.counts = {k: v for k, v in g.counts.items()
                         if not (k[1] == "own_turn" and k[2] == g.turn_player)}
-        vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
+        if not vm.quiet(g, "turn_start"):
+            vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
 
 
 class PhaseStart(Instr):
@@ -54,8 +55,9 @@ class PhaseStart(Instr):
             return
         f.pc += 1
         g.phase = self.phase.name
-        vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
-                ref=self.phase.ref)
+        if not vm.quiet(g, "phase_start"):
+            vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                    ref=self.phase.ref)
 
 
 class Window(Instr):
@@ -97,7 +99,8 @@ class PhaseEnd(Instr):
         if vm.settle_point(g):
             return
         f.pc += 1
-        if g.log is not None or "phase_end" in g.game.triggers_on:  # someone hears it
+        if (g.log is not None or "phase_end" in g.game.triggers_on) \
+                and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
             vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
                     changed=False)
         expire(g, "phase")
@@ -114,7 +117,8 @@ class TurnEnd(Instr):
             return
         if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
             f.env["#ending"] = True
-            vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
+            if not vm.quiet(g, "turn_end", changed=False):
+                vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
             return
         limits = g.game.ruleset.limits
         if limits.board_turns and repetition.board_at_turn_end(g):

@@ -186,10 +186,13 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
     index = g.game.triggers_on.get(name)
     if index is None:
         return
+    if not lookback:  # the live abilities that hear it, indexed once per set of live cards
+        for cid, idx, ability in live_statics(g).get(("trigger", name), ()):
+            _heard(g, cid, idx, ability, fields)
+        return
     live = g.live_cards()
     before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
-    if before:
-        live = live + [c for c in before if c not in live]
+    live = live + [c for c in before if c not in live]
     defs = g.defs
     for cid in live:
         heard_by = index.get(defs[cid].id)
@@ -198,14 +201,42 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
         for idx in heard_by:
             ability = defs[cid].abilities[idx]
             # it works where the card is now, or where it was just before (a card leaving play)
-            if not (g.game.works(g, cid, ability)
-                    or (cid in before and g.game.works(g, cid, ability, before[cid]))):
-                continue
-            controller = g.controller[cid]
-            env = effect_env(g, cid, controller)
-            env.update(fields)
-            if ability.cond is None or ability.cond(g, env):
-                g.pending.append((cid, idx, controller, tuple(fields.items())))
+            if g.game.works(g, cid, ability) \
+                    or (cid in before and g.game.works(g, cid, ability, before[cid])):
+                _heard(g, cid, idx, ability, fields)
+
+
+def quiet(g: GameState, name: str, lookback: tuple | None = None,
+          changed: bool = True) -> bool:
+    """True when no log is kept and no triggered ability can hear this event (a live card's,
+    or one of `lookback`): then all emit would do is move the state's version (when the
+    event reports a change: `changed`, as for emit), done here, and the caller gathers no
+    fields for emit."""
+    if g.log is not None or name in g.game.triggers_on and (
+            lookback or ("trigger", name) in live_statics(g)):
+        return False
+    if changed:
+        g.version += 1
+    return True
+
+
+def lookback(g: GameState, hearing: dict, cards: list[int]) -> tuple:
+    """(card, zone) for those of `cards` in play now whose abilities could hear an event
+    (`hearing`: its index in game.triggers_on), for emit to look back at once they left."""
+    defs = g.defs
+    cards = [c for c in cards if defs[c].id in hearing]
+    if not cards:
+        return ()
+    live, zone_of = g.live_cards(), g.zone_of
+    return tuple([(c, zone_of[c].name) for c in cards if c in live])
+
+
+def _heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
+    controller = g.controller[cid]
+    env = effect_env(g, cid, controller)
+    env.update(fields)
+    if ability.cond is None or ability.cond(g, env):
+        g.pending.append((cid, idx, controller, tuple(fields.items())))
 
 
 def checkpoint(g: GameState) -> None:
@@ -332,39 +363,68 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
     return any(_holds(g, c, a, env) for c, _i, a in statics_of(g, "permission", key))
 
 
-def call_verb(g: GameState, name: str, params: dict, caller: dict) -> None:
+def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
+    """Call a ruleset verb. A direct one (game.direct_verbs) runs now as a Python function;
+    True when code was left to run first, on new frames (the verb's body in the VM, a
+    replacement, a choice in a verb the direct one called...)."""
     game = g.game
     verb = game.ruleset.verbs[name]
     for pname in verb.card_params:
         value = params[pname]
         if type(value) is not tuple:
             params[pname] = as_cards(g, value)
-    if verb.each and not params[verb.each]:
-        return  # it happens once per card: zero times
-    if verb.each and len(params[verb.each]) > 1:
-        for cid in reversed(params[verb.each]):
-            one = dict(params)
-            one[verb.each] = (cid,)
-            g.frames.append(Frame(g.game.call_code, {**caller, "#verb": name, "#params": one},
-                                  "block"))
-        return
-    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
-           "self": caller.get("self")}
-    env.update(params)
-    keys = game.static_keys  # (checked here first: most verbs have no such abilities)
-    if name in keys.get("prohibition", ()) and forbidden(g, name, params):
-        if g.log is not None:
-            g.log.append({"e": "prevented", "verb": name})
-        return
+    each = verb.each
+    if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
+        return len(params[each]) > 1 and _call_each(g, name, params, caller)
     replaced = caller.get("#replaced", ())
-    if name in keys.get("replacement", ()) and _replace(g, name, params, replaced):
-        return
-    if verb.event in game.triggers_on:  # triggers may need to look back at these cards
-        live = g.live_cards()
-        env["#live"] = tuple((c, g.zone_of[c].name)
-                             for pname in verb.card_params for c in params[pname] if c in live)
+    if name in game.guarded_verbs:  # a card could forbid or replace it
+        if forbidden(g, name, params):
+            if g.log is not None:
+                g.log.append({"e": "prevented", "verb": name})
+            return False
+        if _replace(g, name, params, replaced):
+            return True
+    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
+           "self": caller.get("self"), **params}
+    hearing = game.triggers_on.get(verb.event)
+    if hearing is not None:  # triggers may need to look back at these cards
+        env["#live"] = lookback(g, hearing, [c for p in verb.card_params for c in params[p]])
     env["#replaced"] = replaced
-    g.frames.append(Frame(verb.body, env, "verb"))
+    if name not in game.direct_verbs:
+        g.frames.append(Frame(verb.body, env, "verb"))
+        return True
+    below = len(g.frames)
+    resume = verb.body[0].fn(g, env)
+    if resume is None:
+        return False
+    f = Frame(verb.body, env, "verb")  # it goes on in the VM, after what it left to run
+    f.pc = resume
+    g.frames.insert(below, f)
+    return True
+
+
+def _call_each(g: GameState, name: str, params: dict, caller: dict) -> bool:
+    """A verb applied card by card, in order. Calls that cannot run now (not direct, or
+    after a call that left code to run first) wait on frames of their own, in order."""
+    each = g.game.ruleset.verbs[name].each
+    cards = params[each]
+    if name in g.game.direct_verbs:
+        for i, cid in enumerate(cards):
+            below = len(g.frames)
+            if call_verb(g, name, {**params, each: (cid,)}, caller):
+                _call_later(g, below, name, params, cards[i + 1:], caller)
+                return True
+        return False
+    _call_later(g, len(g.frames), name, params, cards, caller)
+    return True
+
+
+def _call_later(g: GameState, at: int, name: str, params: dict, cards: tuple,
+                caller: dict) -> None:
+    each = g.game.ruleset.verbs[name].each
+    g.frames[at:at] = [Frame(g.game.call_code, {**caller, "#verb": name,
+                                                "#params": {**params, each: (c,)}}, "block")
+                       for c in reversed(cards)]
 
 
 def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:

@@ -1,0 +1,158 @@
+"""Decision-free statements -> one generated Python function `fn(g, env)`.
+
+A run of statements with no choice, no `may`, no `settle` and nothing started for later
+runs as plain Python: loops are Python loops, expressions are inlined as source (as in
+exprs.py), primitives are direct calls, and a ruleset verb is called through
+vm.call_verb, which runs a verb whose body is itself such a function without a frame.
+
+The run's VM instructions follow its Straight instruction. When a verb call leaves code to
+run first (a card replaces the verb, or the verb decides), the function hands over: it
+stores each enclosing loop's position in the env as the loop instructions keep it and
+returns the index of the instruction after that call, where the VM goes on once that code
+has run, exactly as if the whole run had been VM instructions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from interpreter.compile.exprs import Fn, _Generator
+from interpreter.engine import instructions as I
+from interpreter.engine import vm
+from interpreter.engine.primitives import PRIMITIVES
+from interpreter.lang import ast as A
+
+if TYPE_CHECKING:
+    from interpreter.compile.stmts import StmtCompiler
+
+_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
+            "_check_end": vm.check_end}
+
+
+class PyGen:
+    """Builds the source of one run of statements; constants go into its namespace.
+
+    `sites`: what the run's VM instructions need at a hand-over, in the order the statement
+    compiler met them: a loop's env key, or the index following a verb call."""
+
+    def __init__(self, owner: StmtCompiler, sites: list) -> None:
+        self.owner = owner
+        self.sites: Iterator = iter(sites)
+        self.gen = _Generator(owner.exprs)
+        self.gen.namespace.update(_RUNTIME)
+        self.lines: list[str] = []
+        self.loops: list[tuple[str, str]] = []  # enclosing loops: (env key, saved position)
+        self.verbs: set[str] = set()  # the verbs the run calls
+        self.calls = 0  # verb calls generated so far
+
+    def function(self, run: tuple) -> tuple[Callable[[], Fn], frozenset[str]]:
+        """A maker of the run's function (Python compiles it on the first run: a game runs
+        only part of its code, and a game is built at every start), and the verbs it calls."""
+        self._block(run, 1)
+        if next(self.sites, None) is not None:
+            raise AssertionError("a run's function and its instructions disagree")
+        body = "".join(self.lines)
+        head = "    R = g.game.readers\n" if "R[" in body else ""
+        source = f"def _straight(g, env):\n{head}{body}"
+        namespace = self.gen.namespace
+
+        def make() -> Fn:
+            exec(compile(source, "<straight code>", "exec"), namespace)  # noqa: S102
+            return namespace["_straight"]
+
+        return make, frozenset(self.verbs)
+
+    def _line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text + "\n")
+
+    def _block(self, items: Any, depth: int) -> None:
+        start = len(self.lines)
+        for s in items:
+            self._item(s, depth)
+        if len(self.lines) == start:
+            self._line(depth, "pass")
+
+    def _expr(self, node: A.Expr) -> str:
+        return self.gen.sub(node, False, False)
+
+    def _item(self, s: Any, depth: int) -> None:
+        if isinstance(s, I.Emit):
+            self._emit(s, depth)
+        else:
+            getattr(self, "_" + type(s).__name__.lower())(s, depth)
+
+    def _emit(self, s: I.Emit, depth: int) -> None:
+        """As the Emit instruction: an announcement (the state's version stays), with no
+        fields gathered when nobody hears it."""
+        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
+        self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
+                          f"and not _quiet(g, {s.event!r}, env.get('#live'), False):")
+        self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
+                              f"{s.ref!r}, changed=False)")
+
+    def _call(self, s: A.Call, depth: int) -> None:
+        fn, values = self.owner.call_parts(s)
+        items = self.gen.values(values)
+        if s.name in PRIMITIVES:
+            self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+            return
+        self.verbs.add(s.name)
+        self.calls += 1
+        names = self.owner.param_names(s.name)
+        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
+        self._line(depth, f"if _call_verb(g, {s.name!r}, {{{pairs}}}, env):")
+        for key, position in self.loops:
+            self._line(depth + 1, f"env[{key!r}] = {position}")
+        self._line(depth + 1, f"return {next(self.sites)}")
+
+    def _if(self, s: A.If, depth: int) -> None:
+        self._line(depth, f"if {self._expr(s.cond)}:")
+        self._block(s.then, depth + 1)
+        if s.orelse:
+            self._line(depth, "else:")
+            self._block(s.orelse, depth + 1)
+
+    def _foreach(self, s: A.ForEach, depth: int) -> None:
+        n = len(self.lines)
+        self._line(depth, f"_s{n} = as_cards(g, {self._expr(s.source)})")
+        self._loop(n, s, depth, f"_c{n}", f"_s{n}", f"enumerate(_s{n})", f"(_s{n}, _n{n} + 1)")
+
+    def _repeat(self, s: A.Repeat, depth: int) -> None:
+        n = len(self.lines)
+        self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        self._loop(n, s, depth, "_", f"range(_s{n})", f"range(_s{n})",
+                   f"(tuple(range(_s{n})), _n{n} + 1)")
+
+    def _loop(self, n: int, s: A.ForEach | A.Repeat, depth: int, var: str, items: str,
+              numbered: str, position: str) -> None:
+        """`for var in items`; with the pass number `_nN` (`numbered`) when the body calls a
+        verb and so may hand over: `position` is then the loop's state as IterInit and
+        IterNext keep it (items, next index)."""
+        key = next(self.sites)
+        head = len(self.lines)
+        self.lines.append("")  # the `for` line, once the body is known
+        if isinstance(s, A.ForEach):
+            self._line(depth + 1, f"env[{s.name!r}] = {var}")
+        self.loops.append((key, position))
+        calls = self.calls
+        self._block(s.body, depth + 1)
+        self.loops.pop()
+        if self.calls != calls:
+            target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
+        else:
+            target = var
+        self.lines[head] = "    " * depth + f"for {target} in {items}:\n"
+
+    def _let(self, s: A.Let, depth: int) -> None:
+        self._line(depth, f"env[{s.name!r}] = {self._expr(s.value)}")
+
+    def _modify(self, s: A.Modify, depth: int) -> None:
+        self._line(depth, f"{self.gen.const(self.owner.modify(s))}.apply(g, env)")
+
+    def _together(self, s: A.Together, depth: int) -> None:
+        """As the Together instructions: win/loss checks wait for the end of the block."""
+        self._line(depth, "g.atomic += 1")
+        self._block(s.body, depth)
+        self._line(depth, "g.atomic -= 1")
+        self._line(depth, "_check_end(g)")

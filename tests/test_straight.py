@@ -1,0 +1,62 @@
+"""Decision-free code runs as generated Python (compile/straight.py) and hands over to the VM
+midway when a verb it calls leaves code to run first: what a user sees must not change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from interpreter.engine.state import ZoneRef
+from interpreter.run.loading import load_game
+from interpreter.run.scenario import build_state
+
+ENGINE = Path(__file__).parent / "scenarios" / "engine"
+
+RECURSIVE = """
+id: rec
+name: a verb that calls itself
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  echo:
+    params: {player: player}
+    do: "move(top(deck(player)), hand(player)); echo(player)"
+setup: "echo(turn_player)"
+turn:
+  - phase: main
+"""
+
+
+def test_a_verb_calling_itself_ends_at_the_loop_limit(tmp_path):
+    path = tmp_path / "rec.yaml"
+    path.write_text(RECURSIVE, encoding="utf-8")
+    g = load_game(str(path)).new_state([{}, {}], 0)
+    assert g.result is not None and "loop limit" in g.result.reason
+
+
+def _choose(g, label: str) -> None:
+    labels = [a.label for a in g.legal_actions()]
+    g.apply(next(i for i, x in enumerate(labels) if label in x))
+
+
+def test_a_clone_taken_while_a_handed_over_loop_waits_plays_on_alone():
+    """火の雨 burns 3 (a verb repeating damage); 手札の盾 replaces the first damage with a
+    discard that asks P2. Cloned at that question, each copy finishes the loop its own way."""
+    spec = yaml.safe_load((ENGINE / "replacement_in_a_called_verb_midway.yaml").read_text("utf-8"))
+    game = load_game(str(ENGINE.parent.parent / "rulesets" / "mini.yaml"),
+                     (str(ENGINE / "cards.yaml"),))
+    g = build_state(game, spec["state"], 0)
+    _choose(g, "cast 火の雨")
+    assert g.decision is not None and g.decision.player == 1
+    copy = g.clone()
+    _choose(copy, "霊")      # copy: P2 keeps 強霊 and 止め, so the second damage is replaced
+    _choose(copy, "止め")    # too; one card left: the third damage happens
+    _choose(g, "強霊")
+    _choose(g, "止め")
+    for state, kept in ((g, "霊"), (copy, "強霊")):
+        assert [state.defs[c].name for c in state.zones[ZoneRef("hand", 1)]] == [kept]
+        assert [state.res[p]["life"] for p in (0, 1)] == [9, 9]  # 火の雨 then hits P1
+        assert state.decision.player == 0  # the effect is over: P1's main phase again
