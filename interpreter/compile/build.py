@@ -34,4 +34,5 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
         next_id += 1
     if rb.diags:
         raise DiagnosticError(rb.diags)
+    rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
     return Game(ruleset, cards, program, tokens, frozenset(rb.compiler.modified))

@@ -220,6 +220,9 @@ class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
         self.memo_keys: dict[tuple, int] = {}  # (expression shape, in_filter) -> memo key
+        # property -> Python source reading it from card `{c}`, for properties known to be
+        # printed only (no text modifies them): set while compiling action selections
+        self.printed: dict[str, str] = {}
 
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
@@ -248,11 +251,11 @@ class ExprCompiler:
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
-        generated comprehension instead of an interpreted loop over candidates.
+        generated function instead of an interpreted loop over candidates.
 
-        For speed (this runs for every action at every decision): rules that do not read
-        `card` are tested once, before the loop; an unnamed `where` on the candidates is
-        fused into the loop instead of building its own tuple first."""
+        For speed (this runs for every action at every decision): the candidates come
+        first, and with none the rules are not looked at; then rules that do not read
+        `card` are tested once, before the loop over candidates."""
         pure = not _impure((cards, *rules))
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
@@ -260,22 +263,25 @@ class ExprCompiler:
             conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
             return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
                                 f"if {conds}])")
-        per_card = [r for r in rules if "card" in self.reads(r, False)]
-        once = [r for r in rules if r not in per_card]
-        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card)
+        prelude = gen.prelude
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
             source = gen.cards(cards.source, False, False)
-            loop = f"it for it in {source} if {gen.sub(cards.cond, True, True)}"
-            if conds:
-                loop += f" for {card} in (it,) if {conds}"
+            found = f"[it for it in {source} if {gen.sub(cards.cond, True, True)}]"
         else:
-            loop = f"{card} for {card} in {gen.cards(cards, False, False)}"
-            if conds:
-                loop += f" if {conds}"
-        guard = " and ".join(f"({gen.sub(r, False, False)})" for r in once)
-        return gen.function(f"tuple([{loop}]) if {guard} else ()" if guard
-                            else f"tuple([{loop}])")
+            found = gen.cards(cards, False, False)
+        lines = [*prelude, f"_c = {found}", "if not _c:", "    return ()"]
+        start = len(prelude)
+        once = [r for r in rules if "card" not in self.reads(r, False)]
+        if once:
+            guard = " and ".join(f"({gen.sub(r, False, False)})" for r in once)
+            lines += [*prelude[start:], f"if not ({guard}):", "    return ()"]
+            start = len(prelude)
+        per_card = [r for r in rules if r not in once]
+        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card)
+        lines += prelude[start:]
+        return gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
+                            else "tuple(_c)", lines)
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
         """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
@@ -383,8 +389,10 @@ class _Generator:
         return [self.const(v.value) if isinstance(v, Const) else self.sub(v, False, False)
                 for v in values]
 
-    def function(self, body: str) -> Fn:
-        lines = ["R = g.game.readers", *(self.prelude or ()), f"return {body}"]
+    def function(self, body: str, head: list[str] | None = None) -> Fn:
+        """The function returning `body`; before it, `head` (by default the hoisted lines)."""
+        lines = ["R = g.game.readers", *(self.prelude or () if head is None else head),
+                 f"return {body}"]
         source = "def _expr(g, env):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         return self.namespace["_expr"]
@@ -469,6 +477,8 @@ class _Generator:
         """A card's field; `card` is a card number. A state or an engine attribute of a local
         card is read inline (these hot reads need no call); a property through its reader."""
         names = self.names
+        if local and name in self.owner.printed:
+            return self.owner.printed[name].format(c=card)
         if not local or name in names.properties:
             return f"R[{name!r}](g, {card})"
         if name in names.states:

@@ -13,6 +13,7 @@ from interpreter.engine import instructions as I
 from interpreter.engine import turn as T
 from interpreter.engine.model import (
     ActionDef,
+    CardDef,
     Limits,
     LossRule,
     PhaseDef,
@@ -39,6 +40,7 @@ class RulesetBuilder:
         self.verb_defaults: dict[str, dict] = {}
         self.compiler = StmtCompiler(self.names, self.verb_defaults)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
+        self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
 
     def build(self) -> tuple[Ruleset, tuple]:
         raw = self.raw
@@ -202,6 +204,7 @@ class RulesetBuilder:
             select = None
             if cards_tree is not None and not d.get("abilities") and None not in trees:
                 select = self.compiler.exprs.compile_selection(cards_tree, trees)
+                self.selections[name] = (cards_tree, trees)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
@@ -215,6 +218,22 @@ class RulesetBuilder:
                 ref=d.get("ref", ""),
             )
         return out
+
+    def compile_selections(self, rs: Ruleset, pool: list[CardDef]) -> None:
+        """Compile the actions' selections again once every card is compiled (`pool`): then
+        the properties no text modifies are known, and the selections read them inline (they
+        run for every action at every decision; a reader call per card is most of the cost)."""
+        exprs = self.compiler.exprs
+        hides = any(s.hides_properties for s in rs.states.values())
+        exprs.printed = {name: _printed_source(p, hides) for name, p in rs.properties.items()
+                         if name not in self.compiler.modified and _in_bounds(p, pool)
+                         and type(p.default) in (type(None), int, str, bool)}
+        try:
+            for name, (cards, rules) in self.selections.items():
+                rs.actions[name] = replace(rs.actions[name],
+                                           select=exprs.compile_selection(cards, rules))
+        finally:
+            exprs.printed = {}
 
     def _requires(self, at: tuple, spec, scope: set[str]) -> tuple[tuple, list]:
         """`requires:` as one expression (rule id = the action) or a list of named rules;
@@ -251,13 +270,14 @@ class RulesetBuilder:
                 for name, d in (self.raw.get("windows") or {}).items()}
 
     def _action_list(self, at: tuple, actions: list | None) -> tuple[str, ...]:
-        """The known actions of a phase's or window's list; unknown ones are reported."""
+        """The known actions of a phase's or window's list, each once; unknown ones are
+        reported."""
         for j, action in enumerate(actions or ()):
             if action not in self.names.actions:
                 self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
                                                 f"unknown action {action!r}",
                                                 did_you_mean(action, self.names.actions)))
-        return tuple(a for a in actions or () if a in self.names.actions)
+        return tuple(dict.fromkeys(a for a in actions or () if a in self.names.actions))
 
     def _end_rules(self) -> tuple[LossRule, ...]:
         out = []
@@ -365,6 +385,23 @@ def _zone_sizes_only(node: A.Expr, names) -> frozenset[str] | None:
                 _zone_sizes_only(a.value, names) is not None for a in zone.args):
             return frozenset({zone.name})
     return None
+
+
+def _printed_source(p: PropDef, hides: bool) -> str:
+    """Python source reading a printed property of card `{c}` (as game._printed_reader)."""
+    read = f"g.defs[{{c}}].props.get({p.name!r}, {p.default!r})"
+    if not hides or p.always_known:
+        return read
+    return f"(None if g.flags[{{c}}] & g.game.hiding_mask else {read})"
+
+
+def _in_bounds(p: PropDef, pool: list[CardDef]) -> bool:
+    """No card's printed value needs clamping (nor is missing where there are bounds)."""
+    if p.min is None and p.max is None:
+        return True
+    values = [d.props.get(p.name, p.default) for d in pool]
+    return all(type(v) is int and (p.min is None or v >= p.min) and (p.max is None or v <= p.max)
+               for v in values)
 
 
 def _default_expr(value: Any, ptype: str) -> A.Expr:

@@ -14,46 +14,61 @@ DECLINE = ("pass", "decline")  # let a response window go by
 
 
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
-    """Options (action, card, ability index) that `player` may take now among `names`."""
+    """Options (action, card, ability index) that `player` may take now among `names` (no
+    name twice: the ruleset builder drops repeats)."""
     out: list[tuple] = []
-    actions = g.game.ruleset.actions
-    env = action_env(g, player, None, None)  # read-only for compiled selections
-    guards = g.game.guard_keys
-    statics = vm.live_statics(g) if guards else {}
-    for name in names:
-        adef = actions[name]
-        if adef.limit and g.counts.get(_count_key(adef, player), 0) >= adef.limit[0]:
+    plan = g.game.action_plans.get(names) or _plan(g, names)
+    env = g.game.player_envs[player]  # read-only: what compiled selections may read
+    for name, adef, select, limit, guard in plan:
+        if limit is not None and g.counts.get((name, limit[1], player), 0) >= limit[0]:
             continue
-        if adef.select is not None and not (name in guards and _guarded(guards[name], statics)):
-            out.extend([(name, cid, None) for cid in adef.select(g, env)])
+        if select is not None and (guard is None or not _guarded(g, guard)):
+            cards = select(g, env)
+            if len(cards) > 1:
+                cards = vm.distinct_cards(g, cards, player)
+            for cid in cards:  # (a loop: a comprehension is a call of its own)
+                out.append((name, cid, None))
         else:
-            _candidates(g, adef, dict(env), out)
-    if g.board is not None:
+            group: list[tuple] = []
+            _candidates(g, adef, player, group)
+            out += _distinct(g, group, player)
+    if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
-    return _distinct(g, out, player)
+    return tuple(out)
 
 
-def _distinct(g: GameState, options: list[tuple], player: int) -> tuple:
+def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
+    """Per action of a window, what legal_actions checks: (name, definition, compiled
+    selection, limit, the keys of abilities that could forbid or permit it)."""
+    actions, guards = g.game.ruleset.actions, g.game.guard_keys
+    plan = g.game.action_plans[names] = tuple(
+        (name, actions[name], actions[name].select, actions[name].limit, guards.get(name))
+        for name in names)
+    return plan
+
+
+def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:
     """The same action with interchangeable cards is one option (as with choices)."""
     if len(options) < 2:
-        return tuple(options)
+        return options
     keys = vm.card_classes(g, [o[1] for o in options], player)
     seen: set = set()
     out = []
     for option, key in zip(options, keys, strict=True):
-        k = (option[0], key, option[2])
+        k = (key, option[2])
         if k not in seen:
             seen.add(k)
             out.append(option)
-    return tuple(out)
+    return out
 
 
 def _count_key(adef: ActionDef, player: int) -> tuple:
     return (adef.name, adef.limit[1], player)
 
 
-def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
+def _candidates(g: GameState, adef: ActionDef, player: int, out: list) -> None:
     """The options of one action, rule by rule (when no compiled selection applies)."""
+    env = action_env(g, player, None, None)
     if adef.cards is None:
         if _allowed(g, adef, env):
             out.append((adef.name, None, None))
@@ -71,10 +86,10 @@ def _candidates(g: GameState, adef: ActionDef, env: dict, out: list) -> None:
                     out.append((adef.name, cid, idx))
 
 
-def _guarded(keys: tuple[tuple[str, str], ...], statics: dict) -> bool:
+def _guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
     """Some card in play forbids this action or lifts one of its requirements: one of the
-    action's guard keys has a live ability (`statics`: vm.live_statics)."""
-    return not statics.keys().isdisjoint(keys)
+    action's guard keys has a live ability."""
+    return not vm.live_statics(g).keys().isdisjoint(keys)
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:
@@ -122,14 +137,15 @@ def start_action(g: GameState, option: tuple, player: int) -> None:
     g.frames.append(Frame(adef.body, env, "action"))
 
 
-def took_action(f: Frame) -> None:
+def took_action(f: Frame, max_actions: int | None) -> None:
     """Count an action taken in the window this frame is running (for `max_actions`)."""
-    f.env["#taken"] = f.env.get("#taken", 0) + 1
+    if max_actions is not None:
+        f.env["#taken"] = f.env.get("#taken", 0) + 1
 
 
-def window_full(f: Frame, max_actions: int | None) -> bool:
+def window_full(f: Frame, max_actions: int) -> bool:
     """Close the window (move past it) once `max_actions` actions were taken in it."""
-    if max_actions is None or f.env.get("#taken", 0) < max_actions:
+    if f.env.get("#taken", 0) < max_actions:
         return False
     close_window(f)
     return True
@@ -154,7 +170,7 @@ class Offer(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        if window_full(f, self.max_actions):
+        if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]
         options = legal_actions(g, self.names, who)
@@ -167,5 +183,5 @@ class Offer(Instr):
         if option == DECLINE:
             close_window(f)
         else:
-            took_action(f)
+            took_action(f, self.max_actions)
             start_action(g, option, f.env["#who"])

@@ -59,6 +59,7 @@ class Game:
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
+        self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}

@@ -73,7 +73,7 @@ class Window(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        if window_full(f, self.phase.max_actions):
+        if self.phase.max_actions is not None and window_full(f, self.phase.max_actions):
             return
         options = legal_actions(g, self.phase.actions, g.turn_player)
         if not options:
@@ -85,7 +85,7 @@ class Window(Instr):
         if option == PASS:
             close_window(f)
         else:
-            took_action(f)
+            took_action(f, self.phase.max_actions)
             start_action(g, option, g.turn_player)
 
 

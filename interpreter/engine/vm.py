@@ -7,6 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -97,24 +98,37 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
+    defs = g.defs
+    if len(cards) < 2 or len(set(map(_def_id, map(defs.__getitem__, cards)))) == len(cards):
+        return cards  # no two copies of one card: nothing to merge
+    # card_classes, inlined (this runs at most decisions): a card without a class is kept
+    marked = _unmerged(g)
+    zone_of, face, flags, owner = g.zone_of, g.face, g.flags, g.owner
+    visibility, known = g.game.visibility, g.known
     seen: set = set()
     out = []
-    for c, k in zip(cards, card_classes(g, cards, player), strict=True):
-        if k not in seen:
-            seen.add(k)
-            out.append(c)
+    for c in cards:
+        if c not in marked:
+            ref = zone_of[c]
+            vis = visibility[ref.name]
+            if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
+                    or player is None or known and known.get(c, 0) >> player & 1:
+                key = (defs[c].id, ref, face[c], flags[c], owner[c])
+                if key in seen:
+                    continue
+                seen.add(key)
+        out.append(c)
     return tuple(out)
+
+
+_def_id = operator.attrgetter("id")
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
     """Per card (None stays None), a key under which interchangeable cards (as `player`
-    sees them) are equal."""
-    marked = {m[0] for m in g.mods} if g.mods else set()  # cards never merged
-    if g.counters:
-        marked.update([k[0] for k in g.counters])
-    if g.host:
-        marked.update(g.host)
-        marked.update(g.host.values())
+    sees them) are equal. Copies of one card share a definition: cards of different
+    definitions never share a key."""
+    marked = _unmerged(g)
     defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
     visibility, known = g.game.visibility, g.known
     keys: list = []
@@ -124,12 +138,26 @@ def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list
             continue
         ref = zone_of[c]
         vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
-        if player is None or known.get(c, 0) >> player & 1 or vis != "hidden" \
-                and (owner[c] == player or vis == "public" and face[c]):
+        if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
+                or player is None or known and known.get(c, 0) >> player & 1:
             keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
         else:
             keys.append(c)
     return keys
+
+
+_NONE: frozenset = frozenset()
+
+
+def _unmerged(g: GameState) -> set | frozenset:
+    """Cards never merged: with modifiers, counters or attachments of their own."""
+    if not (g.mods or g.counters or g.host):
+        return _NONE
+    marked = {m[0] for m in g.mods}
+    marked.update([k[0] for k in g.counters])
+    marked.update(g.host)
+    marked.update(g.host.values())
+    return marked
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
