@@ -59,6 +59,8 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
         if ends is None or src.name in ends or to.name in ends:
             vm.check_end(g)
+        elif g.clean_at == g.epoch - 1:  # still clean: the rules read no zone it changed
+            g.clean_at = g.epoch  # (_enter moved the epoch by 1)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
