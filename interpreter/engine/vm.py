@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from interpreter.engine import repetition
 from interpreter.engine.state import (
@@ -455,6 +455,15 @@ def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
     end_zones = g.game.end_zones
     if touched is not None and end_zones is not None and end_zones.isdisjoint(touched):
         return
+    for env in g.game.player_envs:
+        for rule in rules:
+            if rule.cond(g, env):
+                _end(g, rules)
+    g.clean_at = g.epoch
+
+
+def _end(g: GameState, rules: tuple) -> NoReturn:
+    """A win/loss rule holds for someone: decide the game, looking at every player."""
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []
     for p, env in enumerate(g.game.player_envs):
@@ -464,10 +473,8 @@ def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
                 break
     if losers:
         raise GameOver(_loss_result(g, losers))
-    if winners:
-        p, rule = winners[0]
-        raise GameOver(Result(p, f"{_player(p)} wins: {rule.reason}", rule.ref))
-    g.clean_at = g.epoch
+    p, rule = winners[0]
+    raise GameOver(Result(p, f"{_player(p)} wins: {rule.reason}", rule.ref))
 
 
 def _loss_result(g: GameState, losers: list[tuple[int, Any]]) -> Result:
