@@ -376,6 +376,8 @@ class _Generator:
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
         # candidates they would otherwise be looked up in the memo for every candidate)
         self.prelude: list[str] | None = [] if hoist else None
+        # > 0 while generating the cards a comprehension walks (no `:=` allowed there)
+        self.iterable = 0
 
     def const(self, value: Any) -> str:
         """A name bound to `value` in the generated function's namespace."""
@@ -516,10 +518,33 @@ class _Generator:
             if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
-        return f"{self.const(_BINARY[op])}({a}, {b})"
+        return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
+
+    def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
+        """`card.cost <= count(...)`: a value compared with a whole number, inline when the
+        value is an int (None, a one-card tuple and the rest take the helper). None when
+        not of that shape, or where `:=` cannot go."""
+        if n.op not in ("<", "<=", ">", ">=") or self.iterable:
+            return None
+        if _whole_number(n.right) and not isinstance(n.left, A.Num):
+            self.count += 1
+            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
+            return f"({w} {n.op} {b} if type({w} := {a}) is int else {k}({w}, {b}))"
+        if _whole_number(n.left) and not isinstance(n.right, A.Num) and not _impure(n.left):
+            self.count += 1  # (evaluates the right side first: the left one draws nothing)
+            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
+            return f"({a} {n.op} {w} if type({w} := {b}) is int else {k}({a}, {w}))"
+        return None
 
     def cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """Source for a value used as cards; a zone call reads the zone's list directly."""
+        self.iterable += 1
+        try:
+            return self._cards(n, in_filter, local_it)
+        finally:
+            self.iterable -= 1
+
+    def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         if isinstance(n, A.Call) and n.name in self.names.zones and not self.owner._memoizable(
                 n, in_filter):
             return f"g.zones.get({self.expr(n, in_filter, local_it)}, ())"
