@@ -223,3 +223,30 @@ def test_a_property_ordered_against_a_whole_number(ucb, ucb_decks):
     g.flags[0] |= 1 << ucb.ruleset.states["reversed"].index
     env = {**vm.effect_env(g, None, 0), "c": 0}
     assert all(f(g, env) is False for pair in fns.values() for f in pair)
+
+
+def test_counting_a_filter(ucb, ucb_decks):
+    """`count(... where ...)` (one comprehension, no selection built): the cards for which the
+    condition holds, `and`/`or`/`not` by truth, a named candidate, and `random` drawn once
+    per card looked at."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    deck = g.zones[ZoneRef("deck", 0)]
+    cost = [g.defs[c].props.get("cost", 0) for c in range(len(g.defs))]
+    env = {**vm.effect_env(g, None, 0), "player": 0}
+    count = compiler.compile(parse_expr(
+        "count(deck(player) where not (cost == 1 or cost >= 3) and kind != token)"))
+    assert count(g, env) == sum(1 for c in deck if cost[c] != 1 and cost[c] < 3)
+    named = compiler.compile(parse_expr(
+        "count(deck(player) as d where count(deck(player) where cost > d.cost) == 0)"))
+    assert named(g, env) == sum(1 for c in deck if cost[c] == max(cost[d] for d in deck))
+    drawn = compiler.compile(parse_expr("count(deck(player) where random(6) > 0)"))
+    expected = g.clone()
+    for _ in deck:
+        expected.rng.randint(1, 6)
+    assert drawn(g, env) == len(deck)
+    assert g.rng.getstate() == expected.rng.getstate()
