@@ -189,3 +189,64 @@ def test_a_property_compared_with_a_literal(ucb, ucb_decks):
     g.flags[0] |= 1 << ucb.ruleset.states["reversed"].index
     env = {**vm.effect_env(g, None, 0), "c": 0}
     assert (eq(g, env), ne(g, env)) == (False, False)
+
+
+def test_a_property_ordered_against_a_whole_number(ucb, ucb_decks):
+    """`<`, `<=`, `>`, `>=` against a count (compiled inline for ints): a one-card selection
+    reads as its card, a value that cannot be seen compares false either way round, and a
+    filter inside another filter's cards compiles too."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    n = len(g.zones[ZoneRef("hand", 0)])
+    ops = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
+    fns = {op: (compiler.compile(parse_expr(f"c.cost {op} count(hand(you)) - 4")),
+                compiler.compile(parse_expr(f"count(hand(you)) - 4 {op} c.cost"))) for op in ops}
+    cards = {op: compiler.compile(parse_expr(f"c {op} count(hand(you)) + 10")) for op in ops}
+    costs = [g.defs[c].props.get("cost", 0) for c in range(len(g.defs))]
+    assert len({(cost > n - 4) - (cost < n - 4) for cost in costs}) == 3  # below, equal, above
+    for cid, cost in enumerate(costs):
+        for c in (cid, (cid,)):
+            env = {**vm.effect_env(g, None, 0), "c": c}
+            for op, (left, right) in fns.items():
+                assert (left(g, env), right(g, env)) == (ops[op](cost, n - 4),
+                                                         ops[op](n - 4, cost))
+                assert cards[op](g, env) == ops[op](cid, n + 10)  # the card's number
+    nested = compiler.compile(parse_expr(
+        "count((hand(player) where cost <= count(mana(player)) + 2) where 1 <= cost)"))
+    top = len(g.zones[ZoneRef("mana", 0)]) + 2
+    assert nested(g, {**vm.effect_env(g, None, 0), "player": 0}) == sum(
+        1 for c in g.zones[ZoneRef("hand", 0)] if 1 <= costs[c] <= top)
+    g.flags[0] |= 1 << ucb.ruleset.states["reversed"].index
+    env = {**vm.effect_env(g, None, 0), "c": 0}
+    assert all(f(g, env) is False for pair in fns.values() for f in pair)
+
+
+def test_counting_a_filter(ucb, ucb_decks):
+    """`count(... where ...)` (one comprehension, no selection built): the cards for which the
+    condition holds, `and`/`or`/`not` by truth, a named candidate, and `random` drawn once
+    per card looked at."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    deck = g.zones[ZoneRef("deck", 0)]
+    cost = [g.defs[c].props.get("cost", 0) for c in range(len(g.defs))]
+    env = {**vm.effect_env(g, None, 0), "player": 0}
+    count = compiler.compile(parse_expr(
+        "count(deck(player) where not (cost == 1 or cost >= 3) and kind != token)"))
+    assert count(g, env) == sum(1 for c in deck if cost[c] != 1 and cost[c] < 3)
+    named = compiler.compile(parse_expr(
+        "count(deck(player) as d where count(deck(player) where cost > d.cost) == 0)"))
+    assert named(g, env) == sum(1 for c in deck if cost[c] == max(cost[d] for d in deck))
+    drawn = compiler.compile(parse_expr("count(deck(player) where random(6) > 0)"))
+    expected = g.clone()
+    for _ in deck:
+        expected.rng.randint(1, 6)
+    assert drawn(g, env) == len(deck)
+    assert g.rng.getstate() == expected.rng.getstate()

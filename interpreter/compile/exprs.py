@@ -260,25 +260,25 @@ class ExprCompiler:
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
-            conds = " and ".join(f"({gen.sub(r, False, False)})" for r in rules) or "True"
+            conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
             return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
                                 f"if {conds}])")
         prelude = gen.prelude
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
             source = gen.cards(cards.source, False, False)
-            found = f"[it for it in {source} if {gen.sub(cards.cond, True, True)}]"
+            found = f"[it for it in {source} if {gen.test(cards.cond, True, True)}]"
         else:
             found = gen.cards(cards, False, False)
         lines = [*prelude, f"_c = {found}", "if not _c:", "    return ()"]
         start = len(prelude)
         once = [r for r in rules if "card" not in self.reads(r, False)]
         if once:
-            guard = " and ".join(f"({gen.sub(r, False, False)})" for r in once)
+            guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
             lines += [*prelude[start:], f"if not ({guard}):", "    return ()"]
             start = len(prelude)
         per_card = [r for r in rules if r not in once]
-        conds = " and ".join(f"({gen.sub(r, False, False)})" for r in per_card)
+        conds = " and ".join(f"({gen.test(r, False, False)})" for r in per_card)
         lines += prelude[start:]
         return gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
                             else "tuple(_c)", lines)
@@ -376,6 +376,8 @@ class _Generator:
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
         # candidates they would otherwise be looked up in the memo for every candidate)
         self.prelude: list[str] | None = [] if hoist else None
+        # > 0 while generating the cards a comprehension walks (no `:=` allowed there)
+        self.iterable = 0
 
     def const(self, value: Any) -> str:
         """A name bound to `value` in the generated function's namespace."""
@@ -410,6 +412,16 @@ class _Generator:
             self.prelude.append(f"{name} = {call}")
             return name
         return self.expr(n, in_filter, local_it)
+
+    def test(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
+        """A condition only tested for truth (a filter's, a rule's): `and`, `or` and `not`
+        need no bool() around them there."""
+        if isinstance(n, A.Binary) and n.op in ("and", "or"):
+            a, b = self.test(n.left, in_filter, local_it), self.test(n.right, in_filter, local_it)
+            return f"(({a}) {n.op} ({b}))"
+        if isinstance(n, A.Unary) and n.op == "not":
+            return f"(not {self.test(n.operand, in_filter, local_it)})"
+        return self.sub(n, in_filter, local_it)
 
     # literals
     def _num(self, n: A.Num, f: bool, li: bool) -> str:
@@ -516,10 +528,33 @@ class _Generator:
             if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
             return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
-        return f"{self.const(_BINARY[op])}({a}, {b})"
+        return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
+
+    def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
+        """`card.cost <= count(...)`: a value compared with a whole number, inline when the
+        value is an int (None, a one-card tuple and the rest take the helper). None when
+        not of that shape, or where `:=` cannot go."""
+        if n.op not in ("<", "<=", ">", ">=") or self.iterable:
+            return None
+        if _whole_number(n.right) and not isinstance(n.left, A.Num):
+            self.count += 1
+            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
+            return f"({w} {n.op} {b} if type({w} := {a}) is int else {k}({w}, {b}))"
+        if _whole_number(n.left) and not isinstance(n.right, A.Num) and not _impure(n.left):
+            self.count += 1  # (evaluates the right side first: the left one draws nothing)
+            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
+            return f"({a} {n.op} {w} if type({w} := {b}) is int else {k}({a}, {w}))"
+        return None
 
     def cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """Source for a value used as cards; a zone call reads the zone's list directly."""
+        self.iterable += 1
+        try:
+            return self._cards(n, in_filter, local_it)
+        finally:
+            self.iterable -= 1
+
+    def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         if isinstance(n, A.Call) and n.name in self.names.zones and not self.owner._memoizable(
                 n, in_filter):
             return f"g.zones.get({self.expr(n, in_filter, local_it)}, ())"
@@ -532,10 +567,10 @@ class _Generator:
         """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
         source = self.cards(n.source, in_filter, local_it)
         if n.name is None:
-            return f"for it in {source} if {self.sub(n.cond, True, True)}"
+            return f"for it in {source} if {self.test(n.cond, True, True)}"
         outer = self.locals.get(n.name)
         var = self.locals[n.name] = f"_v{len(self.locals)}_{self.count}"
-        cond = self.sub(n.cond, True, True)
+        cond = self.test(n.cond, True, True)
         if outer is None:
             del self.locals[n.name]
         else:
@@ -563,7 +598,7 @@ class _Generator:
                 or not (self._reads_field(inner, True) and self._reads_field(other, True)):
             return None
         rest = [t for t in terms if t is not tied[0]]
-        cond = " and ".join(f"({self.sub(t, True, True)})" for t in rest) or "True"
+        cond = " and ".join(f"({self.test(t, True, True)})" for t in rest) or "True"
         name = f"_j{len(self.prelude)}"
         self.prelude.append(f"{name} = {{{self.sub(inner, True, True)} for it in "
                             f"{self.cards(f.source, in_filter, False)} if {cond}}}")
@@ -575,14 +610,17 @@ class _Generator:
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
             return f"_total(g, {self.sub(n.args[0].value, in_filter, local_it)}, {prop!r})"
         if n.name in ("count", "exists"):
+            # A filter here is one comprehension, never its own memoised function: the filter
+            # reads what the count reads, so when the count is memoised this is its body.
             arg = n.args[0].value
-            if n.name == "exists" and isinstance(arg, A.Filter) \
-                    and not self.owner._memoizable(arg, in_filter) and not _impure(arg):
+            if n.name == "exists" and isinstance(arg, A.Filter) and not _impure(arg):
                 joined = self._semijoin(arg, in_filter)
                 if joined is not None:
                     return joined
                 # stops at the first card that passes instead of collecting them all
                 return f"any(True {self._filter_loop(arg, in_filter, local_it)})"
+            if n.name == "count" and isinstance(arg, A.Filter):  # no tuple to build
+                return f"len([it {self._filter_loop(arg, in_filter, local_it)}])"
             cards = self.cards(arg, in_filter, local_it)
             return f"len({cards})" if n.name == "count" else f"bool({cards})"
         if n.name == "top":  # slices the zone's list: no copy of a whole deck to take one card
