@@ -18,13 +18,13 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 on the quiet 2-core machine, after both of that day's speed-ups:
-five runs of --matches 600: sample decks 108-128 matches/s (median 114), vanilla 9.1-12.4x
-slower than hand-written (median 12.0x; the hand-written simulator at 1,207-1,526 matches/s,
-about 0.45x the reference machine); card texts, 21 passes in one process: median 4,660/s
-(4,279-5,475). Under load the same day: sample decks 107 (99-121) against 81 before the engine
-work, vanilla 12.7x against 17.9x. Wall-clock figures swing +-20-30% here: bench/instructions.py
-counts CPU instructions instead (README: figures, method, what changed).
+Last measured 2026-11-22 (evening) on the quiet 2-core machine, after the third round of
+speed-ups: three runs of --matches 600 --passes 3: sample decks 136-172 matches/s (median 155),
+vanilla 8.7-10.4x slower than hand-written (median 9.5x; 6.8x in CPU instructions, 19.7M against
+2.9M a match: bench/instructions.py), the hand-written simulator at 1,363-2,088 matches/s (0.45-
+0.70x the reference machine); card texts median 4,991/s (4,836-7,265). Wall-clock figures swing
++-20-30% here: bench/instructions.py counts CPU instructions instead (README: figures, method,
+what changed).
 
 Card texts after the parser work (2026-11-22, machine loaded by two other agents, load average
 ~2): median of 10 runs of `--matches 50` alternated with the code before it, 4,370/s against
