@@ -20,7 +20,7 @@ hand-written simulator's speed measured here.
 
 Last measured 2026-11-22 (evening) on the quiet 2-core machine, after the third round of
 speed-ups: three runs of --matches 600 --passes 3: sample decks 136-172 matches/s (median 155),
-vanilla 8.7-10.4x slower than hand-written (median 9.5x; 6.8x in CPU instructions, 19.7M against
+vanilla 8.7-10.4x slower than hand-written (median 9.5x; 6.9x in CPU instructions, 20.0M against
 2.9M a match: bench/instructions.py), the hand-written simulator at 1,363-2,088 matches/s (0.45-
 0.70x the reference machine); card texts median 4,991/s (4,836-7,265). Wall-clock figures swing
 +-20-30% here: bench/instructions.py counts CPU instructions instead (README: figures, method,

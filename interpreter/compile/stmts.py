@@ -43,8 +43,7 @@ class StmtCompiler:
     def verb_compiled(self, name: str, body: tuple) -> None:
         """Note whether a verb's body is one closed straight run: calls to a verb that is not
         end the runs of the code compiled after it."""
-        first = body[0] if body else None
-        if not (isinstance(first, I.Straight) and first.end == len(body) and not first.open_end):
+        if not I.closed_run(body):
             self.deciding.add(name)
 
     def _items(self, items: tuple, code: list) -> None:

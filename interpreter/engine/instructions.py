@@ -65,15 +65,17 @@ class Straight(Instr):
             f.pc = resume
 
 
+def closed_run(body: tuple) -> bool:
+    """The whole body is one Straight run, and it starts no code for later."""
+    first = body[0] if body else None
+    return isinstance(first, Straight) and first.end == len(body) and not first.open_end
+
+
 def direct_verbs(verbs: dict) -> frozenset[str]:
     """The verbs a call runs as a plain function, without a frame: the body is one closed
     Straight run, and the verb never calls itself, even through others (a recursion stays in
     the VM, whose loop limit stops it)."""
-    calls = {}
-    for name, verb in verbs.items():
-        first = verb.body[0] if verb.body else None
-        if isinstance(first, Straight) and first.end == len(verb.body) and not first.open_end:
-            calls[name] = first.verbs
+    calls = {name: verb.body[0].verbs for name, verb in verbs.items() if closed_run(verb.body)}
     return frozenset(n for n in calls if not _reaches(calls, n, n))
 
 

@@ -101,23 +101,12 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     defs = g.defs
     if len(cards) < 2 or len(set(map(_def_id, map(defs.__getitem__, cards)))) == len(cards):
         return cards  # no two copies of one card: nothing to merge
-    # card_classes, inlined (this runs at most decisions): a card without a class is kept
-    marked = _unmerged(g)
-    zone_of, face, flags, owner = g.zone_of, g.face, g.flags, g.owner
-    visibility, known = g.game.visibility, g.known
     seen: set = set()
     out = []
-    for c in cards:
-        if c not in marked:
-            ref = zone_of[c]
-            vis = visibility[ref.name]
-            if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
-                    or player is None or known and known.get(c, 0) >> player & 1:
-                key = (defs[c].id, ref, face[c], flags[c], owner[c])
-                if key in seen:
-                    continue
-                seen.add(key)
-        out.append(c)
+    for c, k in zip(cards, card_classes(g, cards, player), strict=True):
+        if k not in seen:  # a card without a class is its own key: kept
+            seen.add(k)
+            out.append(c)
     return tuple(out)
 
 
