@@ -322,8 +322,8 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 
 
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
-    """Live prohibitions, permissions and replacements by (kind, key), once per set of live
-    cards: every action offered and every verb called asks about them."""
+    """Live prohibitions, permissions, replacements and triggered abilities by (kind, key),
+    once per set of live cards: every action offered, verb called and event emitted asks."""
     live = g.live_cards()  # also drops the index when the live cards changed
     index = g.live_index
     if index is None:
