@@ -30,19 +30,29 @@ def check_invariants(g, total: int) -> None:
 
 
 def check_derived_values(g) -> None:
-    """Values the engine keeps for a state version (static modifiers, memoized counts and
-    totals, "the state rules found nothing") are what a fresh look at the state gives: every
-    change to the state must invalidate them."""
+    """Values the engine keeps for a state version or until what they read changes (static
+    modifiers, memoized counts and totals, "the state rules found nothing") are what a fresh
+    look at the state gives: every change to the state must invalidate them."""
     fresh = g.clone()  # no memo, no modifier index
     fresh._statics, fresh.version = None, g.version + 1
     numbers = [n for n, p in g.game.ruleset.properties.items() if p.type == "number"]
-    for cid in g.live_cards():
+    # cards in play, and those with modifiers (kept or fresh: a static may reach a hand)
+    cards = {*g.live_cards(), *(m[0] for m in g.mods)}
+    if g.game.has_statics:
+        cards.update(c for c, _ in [*g.game.static_mods(g), *g.game.static_mods(fresh)])
+    for cid in sorted(cards):
         for prop in numbers:
             assert g.get(cid, prop) == fresh.get(cid, prop), f"card {cid}'s {prop} is stale"
     for p in g.players:
         assert g.game.score(g, p) == g.game.score(fresh, p), "a kept count or total is stale"
     if g.rules_at == g.version:
         assert not vm._fire_state_rules(fresh), "a state rule holds that was not acted on"
+    # a rule that read nothing changed since they all found nothing is not asked again
+    rules = zip(g.game.ruleset.state_rules, g.game.rule_reads, strict=True)
+    for rule in [r for r, reads in rules if g.unchanged(g.rules_at, reads)]:
+        for env in g.game.player_envs:
+            assert not vm.as_cards(fresh, rule.each(fresh, dict(env))), \
+                f"state rule {rule.id} holds, but nothing it reads changed"
 
 
 def _run_many(game, decks, n: int) -> None:

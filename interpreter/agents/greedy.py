@@ -46,7 +46,7 @@ class Dealer:
             for cid, d in zip(cids, dealt, strict=True):
                 defs[cid] = d
         w.rng = random.Random(rng.getrandbits(64))
-        w.version += 1  # derived values (statics, memo) were computed for other cards
+        w.forget_derived()  # derived values (statics, memo) were computed for other cards
         return w
 
 

@@ -5,7 +5,10 @@ Every problem in every file is collected; nothing is compiled unless all is clea
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from interpreter.compile.cards import CardBuilder
+from interpreter.compile.reads import Reads
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
@@ -35,4 +38,12 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     if rb.diags:
         raise DiagnosticError(rb.diags)
     rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
-    return Game(ruleset, cards, program, tokens, frozenset(rb.compiler.modified))
+    modified = frozenset(rb.compiler.modified)
+    props = ruleset.properties.values()
+    reads = Reads(rb.names, modified, rb.formula_trees,
+                  frozenset(s.name for s in ruleset.states.values() if s.hides_properties),
+                  frozenset(p.name for p in props if p.always_known))
+    ruleset.state_rules = tuple(replace(rule, reads=reads.of(tree))
+                                for rule, tree in zip(ruleset.state_rules, rb.rule_trees,
+                                                      strict=True))
+    return Game(ruleset, cards, program, tokens, modified, reads.of(*rb.static_trees))

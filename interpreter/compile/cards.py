@@ -95,6 +95,8 @@ class CardBuilder:
             return AbilityDef("activated", "", cond, c.body(tree.cost),
                               c.body(tree.cost + tree.body), text=text)
         if isinstance(tree, A.Static):
+            self.rb.static_trees += [tree.cond, *(x for m in tree.modifiers
+                                                  for x in (m.target, m.value))]
             mods = tuple(c.modifier(m) for m in tree.modifiers)
             return AbilityDef("static", "", cond, (), (), mods, text=text)
         if isinstance(tree, A.Replacement):

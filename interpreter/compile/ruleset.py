@@ -41,6 +41,10 @@ class RulesetBuilder:
         self.compiler = StmtCompiler(self.names, self.verb_defaults)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
+        # what kept values are computed from, for compile/reads.py once every text is compiled
+        self.formula_trees: dict[str, A.Expr] = {}
+        self.rule_trees: list[A.Expr] = []  # each state rule's `each`
+        self.static_trees: list[A.Expr | None] = []  # static abilities' conditions, targets, values
 
     def build(self) -> tuple[Ruleset, tuple]:
         raw = self.raw
@@ -100,7 +104,9 @@ class RulesetBuilder:
         """A computed property: an expression about the card (bare names are its properties)."""
         if not (self.raw.get("properties") or {}).get(name, {}).get("formula"):
             return None
-        fn = self._expr(("properties", name, "formula"), set(), "card_value")
+        trees: list[A.Expr] = []
+        fn = self._expr(("properties", name, "formula"), set(), "card_value", trees)
+        self.formula_trees.update((name, t) for t in trees)
         self.compiler.modified.add(name)  # read through the number path, not as printed
         return fn
 
@@ -160,10 +166,15 @@ class RulesetBuilder:
         tree = reader.read(at, "body")
         return () if tree is None else self.compiler.body(tree)
 
-    def _expr(self, at: tuple, scope: set[str], kind: str = "cond"):
+    def _expr(self, at: tuple, scope: set[str], kind: str = "cond", trees: list | None = None):
+        """The compiled expression at `at` (None when it did not check); its tree goes into
+        `trees` when given."""
         tree = self.texts.read(at, kind, scope)
-        return None if tree is None else self.compiler.exprs.compile(
-            tree, kind in ("card_cond", "card_value"))
+        if tree is None:
+            return None
+        if trees is not None:
+            trees.append(tree)
+        return self.compiler.exprs.compile(tree, kind in ("card_cond", "card_value"))
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
@@ -293,7 +304,7 @@ class RulesetBuilder:
         out = []
         for i, d in enumerate(self.raw.get("rules") or ()):
             at = ("rules", i)
-            each = self._expr((*at, "each"), {"player"}, "expr")
+            each = self._expr((*at, "each"), {"player"}, "expr", self.rule_trees)
             body = self._body((*at, "do"), {"player": "player", "card": "cards"})
             if each is not None:
                 out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))

@@ -8,7 +8,14 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
-from interpreter.engine.state import CARD_READERS, STATICS_PENDING, Frame, GameState, ZoneRef
+from interpreter.engine.state import (
+    CARD_READERS,
+    STATICS,
+    STATICS_PENDING,
+    Frame,
+    GameState,
+    ZoneRef,
+)
 from interpreter.engine.turn import OrderTriggers
 
 
@@ -16,7 +23,8 @@ class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
-                 tokens: dict[str, CardDef], modified: frozenset[str] = frozenset()) -> None:
+                 tokens: dict[str, CardDef], modified: frozenset[str] = frozenset(),
+                 static_reads: frozenset[str] | None = None) -> None:
         self.modified = modified  # properties that some text modifies
         self.ruleset = ruleset
         self.cards = cards
@@ -38,13 +46,17 @@ class Game:
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
                                   if s.disables_abilities)
         self.clear_masks: dict[str, int] = {}
+        self.clear_marks: dict[str, tuple[str, ...]] = {}  # the channels a clear changes
         for s in ruleset.states.values():
             if s.clear:
                 until = s.clear.removesuffix("_end")
                 self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
+                self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
+        self.state_marks = {name: f"state:{name}" for name in ruleset.states}
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
+        self._channels(static_reads)
         zone_sets = [r.zones for r in ruleset.end_rules]
         self.end_zones = None if None in zone_sets else frozenset().union(*zone_sets)
         # some win/loss rule reads more than zone sizes: every change needs a check
@@ -60,6 +72,23 @@ class Game:
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
+
+    def _channels(self, static_reads: frozenset[str] | None) -> None:
+        """What the static modifiers and each state rule read (compile/reads.py), as change
+        channels: the static modifiers also change when the cards whose abilities work do."""
+        live = {*self.scan_zone_set, "@host"}  # (an attachment moves its card's stamp)
+        live.update(f"state:{s.name}" for s in self.ruleset.states.values()
+                    if s.disables_abilities)
+        self.static_reads = None if static_reads is None \
+            else tuple(sorted(static_reads - {STATICS} | live))
+
+        def expand(reads: frozenset[str] | None) -> tuple[str, ...] | None:
+            if reads is None or STATICS in reads and self.static_reads is None:
+                return None
+            return tuple(sorted(reads - {STATICS} | set(self.static_reads or ()))) \
+                if STATICS in reads else tuple(sorted(reads))
+
+        self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
@@ -135,8 +164,12 @@ class Game:
 
     def static_mods(self, g: GameState) -> dict:
         cached = g._statics
-        if cached is not None and cached[0] == g.version:
-            return cached[1]
+        if cached is not None:
+            if cached[0] == g.version:
+                return cached[1]
+            if cached[1] is not STATICS_PENDING and g.unchanged(cached[0], self.static_reads):
+                g._statics = (g.version, cached[1])  # nothing they read changed: kept
+                return cached[1]
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
         for cid in g.live_cards():

@@ -265,6 +265,7 @@ class Modify(Instr):
             g.clock += 1
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
+        g.marks["@mods"] = g.version
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)
 

@@ -125,6 +125,7 @@ class StateRule:
     each: ExprFn
     body: Code
     ref: str = ""
+    reads: frozenset[str] | None = None  # change channels `each` reads (compile/reads.py)
 
 
 @dataclass(frozen=True)

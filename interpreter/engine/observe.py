@@ -29,7 +29,7 @@ def determinize(g: GameState, player: int, rng) -> GameState:
         for cid, d in zip(hidden, identities, strict=True):
             world.defs[cid] = d
     world.rng = random.Random(rng.getrandbits(64))  # the real RNG would foretell shuffles
-    world.version += 1
+    world.forget_derived()
     return world
 
 

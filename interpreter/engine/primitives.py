@@ -56,6 +56,7 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
             if not vm.quiet(g, "moved", gone):
                 vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
                                      "player": g.owner[cid]}, gone)
+        g.marks[src.name] = g.marks[to.name] = g.version
         ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
         if ends is None or src.name in ends or to.name in ends:
             vm.check_end(g)
@@ -73,7 +74,10 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
     g.clock += 1
     g.stamp[cid] = g.clock
     if g.mods:
-        g.mods = [m for m in g.mods if m[0] != cid]
+        kept = [m for m in g.mods if m[0] != cid]
+        if len(kept) != len(g.mods):
+            g.mods = kept
+            g.marks["@mods"] = g.version + 1  # (the move's change, counted after this)
     if g.counters:
         for key in [k for k in g.counters if k[0] == cid]:
             del g.counters[key]
@@ -82,6 +86,7 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
         g.host.pop(cid, None)
         for k in [k for k, v in g.host.items() if v == cid]:
             del g.host[k]
+        g.marks["@host"] = g.version + 1
 
 
 def _zone_label(ref: ZoneRef) -> str:
@@ -95,6 +100,7 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     g.epoch += 1
     if not vm.quiet(g, "shuffled"):
         vm.emit(g, "shuffled", {"zone": zone})
+    g.marks[zone.name] = g.version
     vm.check_end(g, (zone.name,))
 
 
@@ -110,6 +116,7 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
             g.version += 1
         elif not vm.quiet(g, "state"):
             vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
+        g.marks[g.game.state_marks[state]] = g.version
         if g.game.end_on_any:  # check_end(g, ()), without the call
             vm.check_end(g)
 
@@ -121,6 +128,7 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
             g.version += 1
         elif not vm.quiet(g, "flipped"):
             vm.emit(g, "flipped", {"card": cid, "face": face})
+        g.marks["@face"] = g.version
         if g.game.end_on_any:
             vm.check_end(g)
 
@@ -144,6 +152,8 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
         if not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
+        if value != old:
+            g.marks[f"res:{name}"] = g.version
     else:
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
@@ -152,6 +162,8 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
             if not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
+            if value != old:
+                g.marks[f"counter:{name}"] = g.version
     vm.check_end(g)
 
 
@@ -191,6 +203,7 @@ def first_turn(g: GameState, env: dict, player: int) -> None:
     g.turn_player = player
     if not vm.quiet(g, "first_turn"):
         vm.emit(g, "first_turn", {"player": player})
+    g.marks["@turn"] = g.version
 
 
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
@@ -211,6 +224,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         _enter(g, cid, to, zdef.face if face is None else face)
         if not vm.quiet(g, "created"):
             vm.emit(g, "created", {"card": cid, "to_zone": to.name})
+        g.marks[to.name] = g.version
         vm.check_end(g, (to.name,))
 
 
@@ -225,6 +239,7 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
         g.stamp[cid] = g.clock
         if not vm.quiet(g, "attached"):
             vm.emit(g, "attached", {"card": cid, "host": hosts[0]})
+        g.marks["@host"] = g.version
 
 
 def offer(g: GameState, env: dict, player: int, action: str) -> None:

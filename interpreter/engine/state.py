@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -65,6 +66,8 @@ class Frame:
 
 
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
+STATICS = "@statics"  # the change channel standing for what the static abilities read
+_NEVER = itertools.repeat(-1)  # the mark of a channel nothing changed yet
 
 
 class GameState:
@@ -74,7 +77,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index",
+        "clean_at", "rules_at", "mod_index", "marks",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -128,6 +131,8 @@ class GameState:
         self.rules_at = -1  # the version at which the state rules last found nothing to do
         # (version, static modifiers, (card, property) -> modifiers): see _mods
         self.mod_index: tuple[int, dict | None, dict] | None = None
+        # change channel (compile/reads.py) -> the version of the last change on it
+        self.marks: dict[str, int] = {}
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -216,7 +221,19 @@ class GameState:
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
         g.clean_at, g.rules_at, g.mod_index = -1, -1, None
+        g.marks = dict(self.marks)
         return g
+
+    def forget_derived(self) -> None:
+        """The cards were dealt again (a determinized world): nothing kept holds."""
+        self.version += 1
+        self._statics, self.mod_index, self.rules_at = None, None, -1
+
+    def unchanged(self, since: int, channels: tuple[str, ...] | None) -> bool:
+        """No change landed on these channels after version `since` (None: untracked)."""
+        if channels is None or since < 0:
+            return False
+        return max(map(self.marks.get, channels, _NEVER), default=-1) <= since
 
     # ---------- queries ----------
     @property
@@ -278,15 +295,16 @@ class GameState:
 
     def _mods(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
         """The modifiers of one property of one card, (op, value, stamp): those of `modify`
-        first, then static ones. Indexed once per state version (and again once the static
-        ones are known: while Game.static_mods computes them, reads see none)."""
+        first, then static ones. Indexed again when either changes (and once the static ones
+        are known: while Game.static_mods computes them, reads see none)."""
         statics = None
         if self.game.has_statics:
             cached = self._statics
             statics = cached[1] if cached is not None and cached[0] == self.version \
                 else self.game.static_mods(self)
         index = self.mod_index
-        if index is None or index[0] != self.version or index[1] is not statics:
+        if index is None or index[1] is not statics or index[0] != self.version \
+                and self.marks.get("@mods", -1) > index[0]:
             by_key: dict[tuple[int, str], list] = {}
             for c, p, op, v, _u, s in self.mods:
                 by_key.setdefault((c, p), []).append((op, v, s))

@@ -128,6 +128,7 @@ class TurnEnd(Instr):
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         g.version += 1
+        g.marks["@turn"] = g.version
         f.pc = self.loop
 
 
@@ -145,22 +146,23 @@ def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
 
 def expire(g: GameState, until: str) -> None:
     """End modifiers, states and action counts that last until the end of a phase or turn."""
-    changed = False
+    ended: tuple[str, ...] = ()  # the change channels (compile/reads.py) of what ended
     if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
-        changed = True
+        ended = ("@mods",)
     mask = g.game.clear_masks.get(until, 0)
-    if mask and any(x & mask for x in g.flags):
-        g.flags = [x & ~mask for x in g.flags]
-        changed = True
+    if mask and any(map(mask.__and__, g.flags)):
+        g.flags = list(map((~mask).__and__, g.flags))
+        ended += g.game.clear_marks[until]
         if mask & g.game.disabling_mask:
             g.epoch += 1
-    if g.counts:
-        counts = {k: v for k, v in g.counts.items() if k[1] != until}
-        changed = changed or len(counts) != len(g.counts)
-        g.counts = counts
-    if changed:  # values derived from the state stay valid when nothing ended
+    counted = len(g.counts)
+    if counted:  # (action counts: no expression reads them)
+        g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
+    if ended or len(g.counts) != counted:  # derived values stay valid when nothing ended
         g.version += 1
+        for channel in ended:
+            g.marks[channel] = g.version
     if g.game.end_on_any:  # check_end(g, ()), without the call
         vm.check_end(g)
 

@@ -264,9 +264,13 @@ def _fire_state_rules(g: GameState) -> bool:
     """Rules that act whenever their condition holds (a power at 0 sends a card away...).
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
-    that an earlier `do` already dealt with is not dealt with twice."""
-    for penv in g.game.player_envs:
-        for rule in g.game.ruleset.state_rules:
+    that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
+    while nothing it reads changed since all of them last found nothing."""
+    game, clean = g.game, g.rules_at
+    rules = [rule for rule, reads in zip(game.ruleset.state_rules, game.rule_reads, strict=True)
+             if not g.unchanged(clean, reads)]
+    for penv in game.player_envs:
+        for rule in rules:
             found = as_cards(g, rule.each(g, dict(penv)))
             if found:
                 g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
