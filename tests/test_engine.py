@@ -31,8 +31,8 @@ def check_invariants(g, total: int) -> None:
 
 def check_derived_values(g) -> None:
     """Values the engine keeps for a state version or until what they read changes (static
-    modifiers, memoized counts and totals, "the state rules found nothing") are what a fresh
-    look at the state gives: every change to the state must invalidate them."""
+    modifiers, memoized counts and totals, "the state rules found nothing", "no one won or
+    lost") are what a fresh look at the state gives: every change must invalidate them."""
     fresh = g.clone()  # no memo, no modifier index
     fresh._statics, fresh.version = None, g.version + 1
     numbers = [n for n, p in g.game.ruleset.properties.items() if p.type == "number"]
@@ -47,6 +47,9 @@ def check_derived_values(g) -> None:
         assert g.game.score(g, p) == g.game.score(fresh, p), "a kept count or total is stale"
     if g.rules_at == g.version:
         assert not vm._fire_state_rules(fresh), "a state rule holds that was not acted on"
+    if g.unchanged(g.clean_at, g.game.end_reads) and not g.atomic:  # win/loss not checked
+        assert not any(r.cond(fresh, env) for r in g.game.ruleset.end_rules
+                       for env in g.game.player_envs), "a win/loss rule holds, unchecked"
     # a rule that read nothing changed since they all found nothing is not asked again
     rules = zip(g.game.ruleset.state_rules, g.game.rule_reads, strict=True)
     for rule in [r for r, reads in rules if g.unchanged(g.rules_at, reads)]:

@@ -43,7 +43,7 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     reads = Reads(rb.names, modified, rb.formula_trees,
                   frozenset(s.name for s in ruleset.states.values() if s.hides_properties),
                   frozenset(p.name for p in props if p.always_known))
-    ruleset.state_rules = tuple(replace(rule, reads=reads.of(tree))
-                                for rule, tree in zip(ruleset.state_rules, rb.rule_trees,
-                                                      strict=True))
+    for kind, trees in (("state_rules", rb.rule_trees), ("end_rules", rb.end_trees)):
+        setattr(ruleset, kind, tuple(replace(rule, reads=reads.of(tree)) for rule, tree
+                                     in zip(getattr(ruleset, kind), trees, strict=True)))
     return Game(ruleset, cards, program, tokens, modified, reads.of(*rb.static_trees))

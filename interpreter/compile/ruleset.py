@@ -44,6 +44,7 @@ class RulesetBuilder:
         # what kept values are computed from, for compile/reads.py once every text is compiled
         self.formula_trees: dict[str, A.Expr] = {}
         self.rule_trees: list[A.Expr] = []  # each state rule's `each`
+        self.end_trees: list[A.Expr] = []  # each win/loss rule's condition
         self.static_trees: list[A.Expr | None] = []  # static abilities' conditions, targets, values
 
     def build(self) -> tuple[Ruleset, tuple]:
@@ -294,10 +295,9 @@ class RulesetBuilder:
         out = []
         for i, d in enumerate(self.raw.get("end") or ()):
             outcome = "lose" if "lose" in d else "win"
-            tree = self.texts.read(("end", i, outcome), "cond", {"player"})
-            if tree is not None:
-                out.append(LossRule(self.compiler.exprs.compile(tree), d.get("reason", outcome),
-                                    d.get("ref", ""), outcome, _zone_sizes_only(tree, self.names)))
+            cond = self._expr(("end", i, outcome), {"player"}, "cond", self.end_trees)
+            if cond is not None:
+                out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
         return tuple(out)
 
     def _state_rules(self) -> tuple[StateRule, ...]:
@@ -376,26 +376,6 @@ class RulesetBuilder:
             code[at] = T.PhaseStart(phase, len(code))
         code.append(T.TurnEnd(turn_start))
         return tuple(code)
-
-
-def _zone_sizes_only(node: A.Expr, names) -> frozenset[str] | None:
-    """The zones a rule reads if it reads nothing but their sizes (then only moves in or out
-    of them can change it); None when it reads anything else."""
-    if isinstance(node, (A.Num, A.Bool, A.NoneLit)):
-        return frozenset()
-    if isinstance(node, A.Name):
-        return frozenset() if node.id in ("player", "you", "opponent") else None
-    if isinstance(node, A.Unary):
-        return _zone_sizes_only(node.operand, names)
-    if isinstance(node, A.Binary) and node.op != "in":
-        left, right = _zone_sizes_only(node.left, names), _zone_sizes_only(node.right, names)
-        return None if left is None or right is None else left | right
-    if isinstance(node, A.Call) and node.name in ("count", "exists") and len(node.args) == 1:
-        zone = node.args[0].value
-        if isinstance(zone, A.Call) and zone.name in names.zones and all(
-                _zone_sizes_only(a.value, names) is not None for a in zone.args):
-            return frozenset({zone.name})
-    return None
 
 
 def _printed_source(p: PropDef, hides: bool) -> str:

@@ -57,10 +57,6 @@ class Game:
         self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         self._channels(static_reads)
-        zone_sets = [r.zones for r in ruleset.end_rules]
-        self.end_zones = None if None in zone_sets else frozenset().union(*zone_sets)
-        # some win/loss rule reads more than zone sizes: every change needs a check
-        self.end_on_any = self.end_zones is None
         n = ruleset.players  # read-only environments for rules about each player
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))
@@ -89,6 +85,9 @@ class Game:
                 if STATICS in reads else tuple(sorted(reads))
 
         self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
+        # what the win/loss rules read: a change elsewhere cannot end the game
+        ends = [expand(r.reads) for r in self.ruleset.end_rules]
+        self.end_reads = None if None in ends else frozenset().union(*ends)
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}

@@ -266,8 +266,7 @@ class Modify(Instr):
             g.mods.append((cid, self.prop, self.op, value, self.until, g.clock))
         g.version += 1
         g.marks["@mods"] = g.version
-        if g.game.end_on_any:  # check_end(g, ()), without the call
-            vm.check_end(g)
+        vm.check_end(g, "@mods")
 
 
 class Settle(Instr):

@@ -134,7 +134,7 @@ class LossRule:
     reason: str
     ref: str = ""
     outcome: str = "lose"  # lose | win
-    zones: frozenset[str] | None = None  # it reads only these zones' sizes (None: anything)
+    reads: frozenset[str] | None = None  # change channels `cond` reads (compile/reads.py)
 
 
 @dataclass(frozen=True)

@@ -57,11 +57,9 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
                 vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
                                      "player": g.owner[cid]}, gone)
         g.marks[src.name] = g.marks[to.name] = g.version
-        ends = g.game.end_zones  # check_end(g, (src.name, to.name)), without the call
+        ends = g.game.end_reads  # check_end for both zones, without the calls
         if ends is None or src.name in ends or to.name in ends:
             vm.check_end(g)
-        elif g.clean_at == g.epoch - 1:  # still clean: the rules read no zone it changed
-            g.clean_at = g.epoch  # (_enter moved the epoch by 1)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
@@ -101,7 +99,7 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if not vm.quiet(g, "shuffled"):
         vm.emit(g, "shuffled", {"zone": zone})
     g.marks[zone.name] = g.version
-    vm.check_end(g, (zone.name,))
+    vm.check_end(g, zone.name)
 
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
@@ -116,8 +114,10 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
             g.version += 1
         elif not vm.quiet(g, "state"):
             vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
-        g.marks[g.game.state_marks[state]] = g.version
-        if g.game.end_on_any:  # check_end(g, ()), without the call
+        channel = g.game.state_marks[state]
+        g.marks[channel] = g.version
+        ends = g.game.end_reads  # check_end(g, channel), without the call
+        if ends is None or channel in ends:
             vm.check_end(g)
 
 
@@ -129,7 +129,8 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
         elif not vm.quiet(g, "flipped"):
             vm.emit(g, "flipped", {"card": cid, "face": face})
         g.marks["@face"] = g.version
-        if g.game.end_on_any:
+        ends = g.game.end_reads  # check_end(g, "@face"), without the call
+        if ends is None or "@face" in ends:
             vm.check_end(g)
 
 
@@ -152,9 +153,11 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
         if not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
+        channel = f"res:{name}"
         if value != old:
-            g.marks[f"res:{name}"] = g.version
+            g.marks[channel] = g.version
     else:
+        channel = f"counter:{name}"
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
             value = max(new(old), 0)
@@ -163,8 +166,8 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
             if value != old:
-                g.marks[f"counter:{name}"] = g.version
-    vm.check_end(g)
+                g.marks[channel] = g.version
+    vm.check_end(g, channel)
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:
@@ -225,7 +228,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         if not vm.quiet(g, "created"):
             vm.emit(g, "created", {"card": cid, "to_zone": to.name})
         g.marks[to.name] = g.version
-        vm.check_end(g, (to.name,))
+        vm.check_end(g, to.name)
 
 
 def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
@@ -240,6 +243,7 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
         if not vm.quiet(g, "attached"):
             vm.emit(g, "attached", {"card": cid, "host": hosts[0]})
         g.marks["@host"] = g.version
+        vm.check_end(g, "@host")
 
 
 def offer(g: GameState, env: dict, player: int, action: str) -> None:

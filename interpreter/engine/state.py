@@ -127,7 +127,7 @@ class GameState:
         self.live: list[int] = []
         self.live_at = -1
         self.live_index: dict | None = None  # vm.live_statics, for the live cards of live_at
-        self.clean_at = -1  # the epoch at which the win/loss rules last held for no one
+        self.clean_at = -1  # the version at which the win/loss rules last held for no one
         self.rules_at = -1  # the version at which the state rules last found nothing to do
         # (version, static modifiers, (card, property) -> modifiers): see _mods
         self.mod_index: tuple[int, dict | None, dict] | None = None

@@ -46,9 +46,9 @@ class PhaseStart(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        # a full check at every phase boundary, unless the rules read only zone sizes and
-        # no card moved since they last held for no one
-        if g.game.end_on_any or g.clean_at != g.epoch:
+        # a full check at every phase boundary, unless nothing the rules read changed since
+        # they last held for no one
+        if not g.unchanged(g.clean_at, g.game.end_reads):
             vm.check_end(g)
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
@@ -163,8 +163,7 @@ def expire(g: GameState, until: str) -> None:
         g.version += 1
         for channel in ended:
             g.marks[channel] = g.version
-    if g.game.end_on_any:  # check_end(g, ()), without the call
-        vm.check_end(g)
+            vm.check_end(g, channel)
 
 
 class OrderTriggers(Instr):

@@ -436,23 +436,20 @@ def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:
 
 
 # ---------- state checks ----------
-def check_end(g: GameState, touched: tuple[str, ...] | None = None) -> None:
+def check_end(g: GameState, channel: str | None = None) -> None:
     """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds.
-
-    `touched`: the zones whose contents just changed (() for none); when every rule reads
-    only the sizes of other zones, nothing can have changed and the check is skipped.
-    """
+    After a change on `channel` (compile/reads.py) that no rule reads, nothing to do."""
     rules = g.game.ruleset.end_rules
     if not rules or g.result is not None or g.atomic:
         return
-    end_zones = g.game.end_zones
-    if touched is not None and end_zones is not None and end_zones.isdisjoint(touched):
+    ends = g.game.end_reads
+    if channel is not None and ends is not None and channel not in ends:
         return
     for env in g.game.player_envs:
         for rule in rules:
             if rule.cond(g, env):
                 _end(g, rules)
-    g.clean_at = g.epoch
+    g.clean_at = g.version
 
 
 def _end(g: GameState, rules: tuple) -> NoReturn:
