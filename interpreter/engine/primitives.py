@@ -135,20 +135,22 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, lambda old: old + (n or 0))
+    _set_number(g, target, name, n or 0, True)
 
 
 def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, lambda old: n or 0)
+    _set_number(g, target, name, n or 0, False)
 
 
-def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int]) -> None:
-    if name in g.game.ruleset.resources:
-        spec = g.game.ruleset.resources[name]
+def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None:
+    """A player's resource or cards' counter `name` becomes n, or grows by n (`add`)."""
+    spec = g.game.ruleset.resources.get(name)
+    if spec is not None:
         old = g.res[target].get(name, 0)
-        value = new(old)
-        if spec.get("min") is not None:
-            value = max(value, spec["min"])
+        value = old + n if add else n
+        low = spec.get("min")
+        if low is not None and value < low:
+            value = low
         g.res[target][name] = value
         if not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
@@ -160,14 +162,16 @@ def _set_number(g: GameState, target: Any, name: str, new: Callable[[int], int])
         channel = f"counter:{name}"
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
-            value = max(new(old), 0)
+            value = max(old + n if add else n, 0)
             g.counters[(cid, name)] = value
             if not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
             if value != old:
                 g.marks[channel] = g.version
-    vm.check_end(g, channel)
+    ends = g.game.end_reads  # check_end(g, channel), without the call
+    if ends is None or channel in ends:
+        vm.check_end(g)
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:

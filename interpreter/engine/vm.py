@@ -267,6 +267,9 @@ def _fire_state_rules(g: GameState) -> bool:
     that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
     while nothing it reads changed since all of them last found nothing."""
     game, clean = g.game, g.rules_at
+    if g.unchanged(clean, game.rules_read):  # nothing any rule reads
+        g.rules_at = g.version
+        return False
     rules = [rule for rule, reads in zip(game.ruleset.state_rules, game.rule_reads, strict=True)
              if not g.unchanged(clean, reads)]
     for penv in game.player_envs:
