@@ -221,6 +221,8 @@ def test_every_bundled_ruleset_simulates_the_same_on_one_or_two_workers(ruleset)
 
 def test_lead_changes_follow_the_heuristic_and_ties_keep_the_leader():
     class Game:  # the state is a (score of seat 0, score of seat 1) pair
+        score_reads = None  # (untracked: looked at every time)
+
         def score(self, state, seat):
             return state[seat]
 
@@ -228,6 +230,26 @@ def test_lead_changes_follow_the_heuristic_and_ties_keep_the_leader():
     for state in [(0, 0), (3, 1), (2, 2), (1, 4), (1, 4), (5, 0), (0, 5)]:
         lead.look(state)
     assert lead.changes == 3  # seat 0 leads, tie (still 0), 1 leads, 0 leads, 1 leads
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_lead_changes_are_the_same_when_unchanged_scores_are_not_looked_at_again(ruleset):
+    import random
+
+    import interpreter
+    from interpreter.engine import vm
+
+    game = interpreter.load_game(ruleset)
+    for seed in range(3):
+        g = game.new_state(interpreter.default_decks(game), seed, log=False)
+        kept, every = sim.LeadTracker(game), sim.LeadTracker(game)
+        every.reads = None  # the oracle: both scores at every decision
+        rng = random.Random(seed)
+        while g.result is None:
+            kept.look(g)
+            every.look(g)
+            assert (kept.leader, kept.changes) == (every.leader, every.changes)
+            vm.answer(g, rng.choice(g.decision.options))
 
 
 def test_wilson_interval_known_values():

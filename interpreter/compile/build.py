@@ -46,4 +46,5 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     for kind, trees in (("state_rules", rb.rule_trees), ("end_rules", rb.end_trees)):
         setattr(ruleset, kind, tuple(replace(rule, reads=reads.of(tree)) for rule, tree
                                      in zip(getattr(ruleset, kind), trees, strict=True)))
+    ruleset.heuristic_reads = reads.of(*rb.heuristic_trees)
     return Game(ruleset, cards, program, tokens, modified, reads.of(*rb.static_trees))

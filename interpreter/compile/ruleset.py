@@ -45,6 +45,7 @@ class RulesetBuilder:
         self.formula_trees: dict[str, A.Expr] = {}
         self.rule_trees: list[A.Expr] = []  # each state rule's `each`
         self.end_trees: list[A.Expr] = []  # each win/loss rule's condition
+        self.heuristic_trees: list[A.Expr] = []
         self.static_trees: list[A.Expr | None] = []  # static abilities' conditions, targets, values
 
     def build(self) -> tuple[Ruleset, tuple]:
@@ -71,7 +72,8 @@ class RulesetBuilder:
         rs.windows = self._windows()
         rs.end_rules = self._end_rules()
         rs.state_rules = self._state_rules()
-        rs.heuristic = self._expr(("heuristic",), {"player"}, "expr") if raw.get("heuristic") \
+        rs.heuristic = self._expr(("heuristic",), {"player"}, "expr", self.heuristic_trees) \
+            if raw.get("heuristic") \
             else None
         rs.deck_rules = self._deck_rules()
         rs.limits = self._limits()

@@ -90,6 +90,9 @@ class Game:
         # what the win/loss rules read: a change elsewhere cannot end the game
         ends = [expand(r.reads) for r in self.ruleset.end_rules]
         self.end_reads = None if None in ends else frozenset().union(*ends)
+        # what score() reads; by default the cards where abilities work (live_cards)
+        self.score_reads = expand(self.ruleset.heuristic_reads) \
+            if self.ruleset.heuristic is not None else tuple(sorted(live - {"@host"}))
 
     def _index_abilities(self) -> None:
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}

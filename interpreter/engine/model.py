@@ -174,6 +174,7 @@ class Ruleset:
     end_rules: tuple[LossRule, ...] = ()
     state_rules: tuple[StateRule, ...] = ()
     heuristic: ExprFn | None = None  # how good the state looks for `you` (search agents)
+    heuristic_reads: frozenset[str] | None = None  # its change channels (compile/reads.py)
     deck_rules: tuple = ()  # (rule mapping, condition on a card's printed properties)
     limits: Limits = Limits()
     deck: dict = field(default_factory=dict)

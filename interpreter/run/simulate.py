@@ -99,12 +99,18 @@ def _setup(ruleset: str, decks: tuple[str, str]):
 
 class LeadTracker:
     """Counts lead changes: the leader is the seat the ruleset's heuristic (Game.score) rates
-    higher, looked at before every decision; a tie keeps the previous leader."""
+    higher, looked at before every decision; a tie keeps the previous leader. The scores are
+    not computed again while nothing the heuristic reads changed (Game.score_reads)."""
 
     def __init__(self, game) -> None:
-        self.score, self.leader, self.changes = game.score, None, 0
+        self.score, self.reads, self.leader, self.changes = game.score, game.score_reads, None, 0
+        self.at = -1  # the state's version at the last look
 
     def look(self, state) -> None:
+        if self.reads is not None:
+            if state.unchanged(self.at, self.reads):
+                return
+            self.at = state.version
         diff = self.score(state, 0) - self.score(state, 1)
         now = 0 if diff > 0 else 1 if diff < 0 else self.leader
         if self.leader is not None and now != self.leader:
