@@ -54,7 +54,6 @@ class Game:
                 self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
         self.state_marks = {name: f"state:{name}" for name in ruleset.states}
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
-        self.readers = self._readers()
         self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
@@ -64,6 +63,7 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities()
+        self.readers = self._readers()
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
@@ -132,10 +132,35 @@ class Game:
             if name not in self.modified:  # nothing can change it: the printed value
                 readers[name] = _printed_reader(pdef, self.hiding_mask)
             elif pdef.type == "number":
-                readers[name] = lambda g, c, p=pdef: g.number(c, p)
+                readers[name] = self._number_reader(pdef)
             else:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)
         return _Readers(readers)
+
+    def _number_reader(self, pdef: PropDef) -> Callable[[GameState, int], Any]:
+        """A number property some text modifies: printed value (or formula), then modifiers
+        in the ruleset's order, then clamp; None when it cannot be seen."""
+        name, default, formula, lo, hi = pdef.name, pdef.default, pdef.formula, pdef.min, pdef.max
+        hide = 0 if pdef.always_known else self.hiding_mask
+        statics, apply = self.has_statics, self.apply_modifiers
+
+        def read(g: GameState, cid: int) -> Any:
+            if g.flags[cid] & hide:
+                return None
+            value = g.defs[cid].props.get(name, default) if formula is None \
+                else formula(g, {"it": cid})
+            if g.mods or statics:
+                mods = g.mods_of(cid, name)
+                if mods:
+                    value = apply(value or 0, mods)
+            if value is not None:
+                if lo is not None and value < lo:
+                    value = lo
+                if hi is not None and value > hi:
+                    value = hi
+            return value
+
+        return read
 
     def score(self, g: GameState, player: int) -> float:
         """The ruleset's heuristic for `player` (higher is better); by default, how many more

@@ -253,24 +253,6 @@ class GameState:
         """A card's property after every modifier, clamped; None when it cannot be seen."""
         return self.game.readers[prop](self, cid)
 
-    def number(self, cid: int, pdef: PropDef) -> Any:
-        """A number property: printed value, then modifiers in the ruleset's order, then clamp."""
-        if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
-            return None
-        prop = pdef.name
-        if pdef.formula is not None:
-            value = pdef.formula(self, {"it": cid})
-        else:
-            value = self.defs[cid].props.get(prop, pdef.default)
-        mods = self._mods(cid, prop) if self.mods or self.game.has_statics else None
-        if mods:
-            value = self.game.apply_modifiers(value or 0, mods)
-        if pdef.min is not None and value is not None and value < pdef.min:
-            value = pdef.min
-        if pdef.max is not None and value is not None and value > pdef.max:
-            value = pdef.max
-        return value
-
     def printed(self, cid: int, pdef: PropDef) -> Any:
         """A property no text modifies: the printed value (clamped), unless hidden."""
         if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
@@ -288,12 +270,12 @@ class GameState:
             return None
         value = self.defs[cid].props.get(pdef.name, pdef.default)
         if self.mods or self.game.has_statics:
-            sets = [m for m in self._mods(cid, pdef.name) or () if m[0] == "="]
+            sets = [m for m in self.mods_of(cid, pdef.name) or () if m[0] == "="]
             if sets:
                 value = max(sets, key=lambda m: m[2])[1]  # the latest wins
         return value
 
-    def _mods(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
+    def mods_of(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
         """The modifiers of one property of one card, (op, value, stamp): those of `modify`
         first, then static ones. Indexed again when either changes (and once the static ones
         are known: while Game.static_mods computes them, reads see none)."""
