@@ -90,6 +90,10 @@ class Game:
         # what the win/loss rules read: a change elsewhere cannot end the game
         ends = [expand(r.reads) for r in self.ruleset.end_rules]
         self.end_reads = None if None in ends else frozenset().union(*ends)
+        if self.end_reads is not None and self.end_reads & {"@host", "@mods", "@turn"}:
+            # (changes to these come without a check of their own: a move that drops a card's
+            # attachments or modifiers, the turn passing): every change needs one
+            self.end_reads = None
         # what score() reads; by default the cards where abilities work (live_cards)
         self.score_reads = expand(self.ruleset.heuristic_reads) \
             if self.ruleset.heuristic is not None else tuple(sorted(live - {"@host"}))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -67,7 +66,6 @@ class Frame:
 
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
-_NEVER = itertools.repeat(-1)  # the mark of a channel nothing changed yet
 
 
 class GameState:
@@ -233,7 +231,11 @@ class GameState:
         """No change landed on these channels after version `since` (None: untracked)."""
         if channels is None or since < 0:
             return False
-        return max(map(self.marks.get, channels, _NEVER), default=-1) <= since
+        get = self.marks.get
+        for c in channels:  # noqa: SIM110 (a loop: twice as fast as all() or max(map()) here)
+            if get(c, -1) > since:
+                return False
+        return True
 
     # ---------- queries ----------
     @property

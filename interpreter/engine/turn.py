@@ -46,9 +46,9 @@ class PhaseStart(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if vm.settle_point(g):
             return
-        # a full check at every phase boundary, unless nothing the rules read changed since
-        # they last held for no one
-        if not g.unchanged(g.clean_at, g.game.end_reads):
+        # every change to what the win/loss rules read checks them at once: here only the
+        # state a match or a scenario starts from
+        if g.clean_at < 0:
             vm.check_end(g)
         if self.phase.when is not None and not self.phase.when(g, f.env):
             f.pc = self.skip
