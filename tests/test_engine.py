@@ -31,10 +31,12 @@ def check_invariants(g, total: int) -> None:
 
 def check_derived_values(g) -> None:
     """Values the engine keeps for a state version or until what they read changes (static
-    modifiers, memoized counts and totals, "the state rules found nothing", "no one won or
-    lost") are what a fresh look at the state gives: every change must invalidate them."""
+    modifiers, memoized counts and totals, the live abilities' index, "the state rules found
+    nothing", "no one won or lost") are what a fresh look at the state gives: every change must
+    invalidate them."""
     fresh = g.clone()  # no memo, no modifier index
     fresh._statics, fresh.version = None, g.version + 1
+    assert vm.live_statics(g) == vm.live_statics(fresh), "the live abilities' index is stale"
     numbers = [n for n, p in g.game.ruleset.properties.items() if p.type == "number"]
     # cards in play, and those with modifiers (kept or fresh: a static may reach a hand)
     cards = {*g.live_cards(), *(m[0] for m in g.mods)}
@@ -263,3 +265,28 @@ def test_counting_a_filter(ucb, ucb_decks):
         expected.rng.randint(1, 6)
     assert drawn(g, env) == len(deck)
     assert g.rng.getstate() == expected.rng.getstate()
+
+
+def test_a_filter_on_states_alone(ucb, ucb_decks):
+    """A filter that only asks which states a card is in (compiled to one test of its flags)
+    keeps exactly the cards in every state asked for and in none of those negated."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    bits = {s: 1 << d.index for s, d in ucb.ruleset.states.items()}
+    deck = g.zones[ZoneRef("deck", 0)]
+    for i, cid in enumerate(deck):
+        g.flags[cid] = i % 8  # every combination of three states
+    env = {**vm.effect_env(g, None, 0), "player": 0}
+    for cond, holds in [
+            ("not tapped and not reversed", lambda f: not f & (bits["tapped"] | bits["reversed"])),
+            ("not reversed", lambda f: not f & bits["reversed"]),
+            ("tapped and not reversed", lambda f: f & bits["tapped"] and not f & bits["reversed"]),
+            ("tapped and played_this_turn",
+             lambda f: f & bits["tapped"] and f & bits["played_this_turn"]),
+            ("tapped and not tapped", lambda f: False)]:
+        fn = compiler.compile(parse_expr(f"deck(player) where {cond}"))
+        assert fn(g, env) == tuple(c for c in deck if holds(g.flags[c])), cond

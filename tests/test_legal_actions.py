@@ -134,8 +134,8 @@ def test_compiled_selections_offer_what_the_rules_allow(ruleset: str):
 
 @pytest.mark.parametrize("ruleset", files.bundled_ids())
 def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str):
-    """vm.distinct_cards (which inlines card_classes for speed) keeps every card its player
-    cannot see, and drops a card only for an earlier one in the same class."""
+    """vm.distinct_cards (card_classes after a shortcut for hands without copies) keeps every
+    card its player cannot see, and drops a card only for an earlier one in the same class."""
     from interpreter.engine.state import visible
 
     game = interpreter.load_game(ruleset)
@@ -159,3 +159,24 @@ def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str)
                     merged += len(cards) - len(kept)
         s.apply(rng.randrange(len(s.legal_actions())))
     assert merged > 0
+
+
+def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never():
+    """card_classes (which inlines the visibility rule): a card its player cannot see gets a
+    class only once that player has looked at it (g.known), never for the other player; a
+    card with a counter of its own stays apart; None stays None."""
+    game = interpreter.load_game("ucb")
+    s = game.new_state(interpreter.default_decks(game), 1, log=False)
+    deck = list(s.zones[s.zone_key("deck", 0)])
+    assert vm.card_classes(s, deck, 0) == deck  # a hidden zone: no card has a class
+    for c in deck[::2]:
+        s.known[c] = 1  # P1 looked at these
+    keys = vm.card_classes(s, deck, 0)
+    assert [k == c for c, k in zip(deck, keys, strict=True)] == [i % 2 == 1 for i in range(len(deck))]
+    assert len(set(keys[::2])) < len(deck[::2])  # looked-at copies share a class
+    assert vm.card_classes(s, deck, 1) == deck
+    kept = vm.distinct_cards(s, tuple(deck), 0)
+    assert [c for c in deck if c in kept] == list(kept)  # the first of each class, in order
+    assert len(kept) == len(set(keys))
+    s.counters[(deck[0], "x")] = 1
+    assert vm.card_classes(s, [None, *deck], 0) == [None, deck[0], *keys[1:]]

@@ -393,8 +393,9 @@ class _Generator:
 
     def function(self, body: str, head: list[str] | None = None) -> Fn:
         """The function returning `body`; before it, `head` (by default the hoisted lines)."""
-        lines = ["R = g.game.readers", *(self.prelude or () if head is None else head),
-                 f"return {body}"]
+        lines = [*(self.prelude or () if head is None else head), f"return {body}"]
+        if any("R[" in line for line in lines):  # (not read: a store saved at every call)
+            lines.insert(0, "R = g.game.readers")
         source = "def _expr(g, env):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         return self.namespace["_expr"]
@@ -416,12 +417,36 @@ class _Generator:
     def test(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """A condition only tested for truth (a filter's, a rule's): `and`, `or` and `not`
         need no bool() around them there."""
+        if in_filter and (isinstance(n, A.Binary) and n.op == "and"
+                          or isinstance(n, A.Unary) and n.op == "not"):
+            states = self._state_masks(n)
+            if states is not None:  # `not tapped and not reversed`: one test of the flags
+                on, off = states
+                flags = f"g.flags[{self._it(local_it)}]"
+                return f"(not {flags} & {off})" if not on else f"({flags} & {on | off} == {on})"
         if isinstance(n, A.Binary) and n.op in ("and", "or"):
             a, b = self.test(n.left, in_filter, local_it), self.test(n.right, in_filter, local_it)
             return f"(({a}) {n.op} ({b}))"
         if isinstance(n, A.Unary) and n.op == "not":
             return f"(not {self.test(n.operand, in_filter, local_it)})"
         return self.sub(n, in_filter, local_it)
+
+    def _state_masks(self, n: A.Expr) -> tuple[int, int] | None:
+        """A filter's condition that only asks which states the candidate is in or not in
+        (`not tapped and not reversed`): the bits that must be set, and those that must be
+        clear. None for any other condition."""
+        on = off = 0
+        for term in _conjuncts(n):
+            negated = isinstance(term, A.Unary) and term.op == "not"
+            name = term.operand if negated else term
+            if not (isinstance(name, A.Name) and name.id in self.names.states):
+                return None
+            bit = self.names.state_bits[name.id]
+            if negated:
+                off |= bit
+            else:
+                on |= bit
+        return (on, off) if not on & off else None
 
     # literals
     def _num(self, n: A.Num, f: bool, li: bool) -> str:

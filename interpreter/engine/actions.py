@@ -54,7 +54,8 @@ def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:
     keys = vm.card_classes(g, [o[1] for o in options], player)
     seen: set = set()
     out = []
-    for option, key in zip(options, keys, strict=True):
+    for i, key in enumerate(keys):  # (zip's strict= costs more)
+        option = options[i]
         k = (key, option[2])
         if k not in seen:
             seen.add(k)

@@ -68,6 +68,7 @@ class Game:
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
+        self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
     def _channels(self, static_reads: frozenset[str] | None) -> None:
         """What the static modifiers and each state rule read (compile/reads.py), as change

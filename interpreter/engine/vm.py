@@ -7,7 +7,6 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
@@ -99,18 +98,15 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
     defs = g.defs
-    if len(cards) < 2 or len(set(map(_def_id, map(defs.__getitem__, cards)))) == len(cards):
+    if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
         return cards  # no two copies of one card: nothing to merge
     seen: set = set()
     out = []
-    for c, k in zip(cards, card_classes(g, cards, player), strict=True):
+    for i, k in enumerate(card_classes(g, cards, player)):  # (zip's strict= costs more)
         if k not in seen:  # a card without a class is its own key: kept
             seen.add(k)
-            out.append(c)
+            out.append(cards[i])
     return tuple(out)
-
-
-_def_id = operator.attrgetter("id")
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
@@ -209,7 +205,7 @@ def quiet(g: GameState, name: str, lookback: tuple | None = None,
     return True
 
 
-def lookback(g: GameState, hearing: dict, cards: list[int]) -> tuple:
+def lookback(g: GameState, hearing: dict, cards: tuple[int, ...] | list[int]) -> tuple:
     """(card, zone) for those of `cards` in play now whose abilities could hear an event
     (`hearing`: its index in game.triggers_on), for emit to look back at once they left."""
     defs = g.defs
@@ -331,6 +327,9 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     """Live prohibitions, permissions, replacements and triggered abilities by (kind, key),
     once per set of live cards: every action offered, verb called and event emitted asks."""
+    index = g.live_index
+    if index is not None and g.live_at == g.epoch:  # (live_cards would change nothing)
+        return index
     live = g.live_cards()  # also drops the index when the live cards changed
     index = g.live_index
     if index is None:
@@ -363,17 +362,16 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     """Call a ruleset verb. A direct one (game.direct_verbs) runs now as a Python function;
     True when code was left to run first, on new frames (the verb's body in the VM, a
     replacement, a choice in a verb the direct one called...)."""
-    game = g.game
-    verb = game.ruleset.verbs[name]
-    for pname in verb.card_params:
+    body, cards, each, guarded, hearing, direct = g.game.verb_plans.get(name) \
+        or _verb_plan(g.game, name)
+    for pname in cards:
         value = params[pname]
         if type(value) is not tuple:
             params[pname] = as_cards(g, value)
-    each = verb.each
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
         return len(params[each]) > 1 and _call_each(g, name, params, caller)
     replaced = caller.get("#replaced", ())
-    if name in game.guarded_verbs:  # a card could forbid or replace it
+    if guarded:  # a card could forbid or replace it
         if forbidden(g, name, params):
             if g.log is not None:
                 g.log.append({"e": "prevented", "verb": name})
@@ -382,21 +380,33 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
             return True
     env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
            "self": caller.get("self"), **params}
-    hearing = game.triggers_on.get(verb.event)
     if hearing is not None:  # triggers may need to look back at these cards
-        env["#live"] = lookback(g, hearing, [c for p in verb.card_params for c in params[p]])
+        env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
+                                else [c for p in cards for c in params[p]])
     env["#replaced"] = replaced
-    if name not in game.direct_verbs:
-        g.frames.append(Frame(verb.body, env, "verb"))
+    if not direct:
+        g.frames.append(Frame(body, env, "verb"))
         return True
     below = len(g.frames)
-    resume = verb.body[0].fn(g, env)
+    resume = body[0].fn(g, env)
     if resume is None:
         return False
-    f = Frame(verb.body, env, "verb")  # it goes on in the VM, after what it left to run
+    f = Frame(body, env, "verb")  # it goes on in the VM, after what it left to run
     f.pc = resume
     g.frames.insert(below, f)
     return True
+
+
+def _verb_plan(game: Any, name: str) -> tuple:
+    """What call_verb reads about a verb, once per game: its body, `cards` parameters and
+    `each`, whether a card could forbid or replace it, the triggered abilities that could
+    look back at its cards (None: none, or no cards), and whether it runs directly."""
+    verb = game.ruleset.verbs[name]
+    hearing = game.triggers_on.get(verb.event) if verb.card_params else None
+    plan = game.verb_plans[name] = (verb.body, verb.card_params, verb.each,
+                                    name in game.guarded_verbs, hearing,
+                                    name in game.direct_verbs)
+    return plan
 
 
 def _call_each(g: GameState, name: str, params: dict, caller: dict) -> bool:
