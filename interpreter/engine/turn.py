@@ -151,8 +151,8 @@ def expire(g: GameState, until: str) -> None:
         g.mods = [m for m in g.mods if m[4] != until]
         ended = ("@mods",)
     mask = g.game.clear_masks.get(until, 0)
-    if mask and any(map(mask.__and__, g.flags)):
-        g.flags = list(map((~mask).__and__, g.flags))
+    if mask and any(x & mask for x in g.flags):
+        g.flags = [x & ~mask for x in g.flags]
         ended += g.game.clear_marks[until]
         if mask & g.game.disabling_mask:
             g.epoch += 1

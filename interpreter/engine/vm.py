@@ -266,8 +266,7 @@ def _fire_state_rules(g: GameState) -> bool:
     if g.unchanged(clean, game.rules_read):  # nothing any rule reads
         g.rules_at = g.version
         return False
-    rules = [rule for rule, reads in zip(game.ruleset.state_rules, game.rule_reads, strict=True)
-             if not g.unchanged(clean, reads)]
+    rules = [rule for rule, reads in game.rules_reading if not g.unchanged(clean, reads)]
     for penv in game.player_envs:
         for rule in rules:
             found = as_cards(g, rule.each(g, dict(penv)))
