@@ -1,11 +1,11 @@
 """What part of the state an expression reads: the change channels that can change its value.
 
-A value derived from the state (the static modifiers, what a state rule finds) is kept until a
-change lands on one of the channels it reads; the engine marks a channel at every change
-(engine/state.py, GameState.marks). Channels: a zone's name (cards in or out of it, its order),
-`state:S`, `counter:C`, `res:R`, and `@face`, `@host` (attachments), `@mods` (modifiers from
-`modify`), `@turn` (the turn player). `@statics` stands for whatever the static abilities read;
-the Game expands it.
+A value derived from the state (the static modifiers, what the state rules find, whether a
+win/loss rule holds, the heuristic's score) is kept until a change lands on a channel it reads;
+the engine marks a channel at every change (engine/state.py, GameState.marks). Channels: a
+zone's name (cards in or out of it, its order), `state:S`, `counter:C`, `res:R`, and `@face`,
+`@host` (attachments), `@mods` (modifiers from `modify`), `@turn` (the turn player).
+`@statics` stands for whatever the static abilities read; the Game expands it.
 
 None means "untracked": the expression reads something no channel covers (a card's own
 condition, the match's RNG), so a value derived from it is computed again after every change.
@@ -29,16 +29,19 @@ class _Untracked(Exception):
 
 
 class Reads:
+    """Works out the channels of a ruleset's expressions, once every text is compiled (which
+    properties some text modifies is known only then)."""
+
     def __init__(self, names: Names, modified: frozenset[str], formulas: dict[str, A.Expr],
                  hiding: frozenset[str], always_known: frozenset[str]) -> None:
         self.names, self.modified, self.formulas = names, modified, formulas
         self.hiding = frozenset(f"state:{s}" for s in hiding)  # a card's face can be hidden
         self.always_known = always_known
 
-    def of(self, *nodes: A.Expr | None, in_filter: bool = False) -> frozenset[str] | None:
+    def of(self, *nodes: A.Expr | None) -> frozenset[str] | None:
         """The channels the expressions read (None when untracked)."""
         try:
-            return frozenset().union(*(self._expr(n, in_filter) for n in nodes if n is not None))
+            return frozenset().union(*(self._expr(n, False) for n in nodes if n is not None))
         except _Untracked:
             return None
 

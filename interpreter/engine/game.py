@@ -71,8 +71,9 @@ class Game:
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
     def _channels(self, static_reads: frozenset[str] | None) -> None:
-        """What the static modifiers and each state rule read (compile/reads.py), as change
-        channels: the static modifiers also change when the cards whose abilities work do."""
+        """What the static modifiers, the state rules, the win/loss rules and the heuristic
+        read (compile/reads.py), as change channels (None: untracked); the static modifiers
+        also change when the cards whose abilities work do."""
         live = {*self.scan_zone_set, "@host"}  # (an attachment moves its card's stamp)
         live.update(f"state:{s.name}" for s in self.ruleset.states.values()
                     if s.disables_abilities)
