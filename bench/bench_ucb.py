@@ -18,11 +18,11 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 (evening) on the quiet 2-core machine, after the third round of
-speed-ups: three runs of --matches 600 --passes 3: sample decks 136-172 matches/s (median 155),
-vanilla 8.7-10.4x slower than hand-written (median 9.5x; 6.9x in CPU instructions, 20.0M against
-2.9M a match: bench/instructions.py), the hand-written simulator at 1,363-2,088 matches/s (0.45-
-0.70x the reference machine); card texts median 4,991/s (4,836-7,265). Wall-clock figures swing
+Last measured 2026-11-22 (night) on the 2-core machine (load 0.1-1), after the fourth round of
+speed-ups: three runs of --matches 600 --passes 3: sample decks 143-169 matches/s (median 156),
+vanilla 7.4-9.3x slower than hand-written (median 8.7x; 6.7x in CPU instructions, 19.5M against
+2.9M a match: bench/instructions.py), the hand-written simulator at 1,379-1,865 matches/s (0.46-
+0.62x the reference machine); card texts median 5,186/s (4,424-5,957). Wall-clock figures swing
 +-20-30% here: bench/instructions.py counts CPU instructions instead (README: figures, method,
 what changed).
 
