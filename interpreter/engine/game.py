@@ -297,7 +297,8 @@ def _read_none(g: GameState, cid: int) -> None:
 
 
 def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int], Any]:
-    """GameState.printed for one property as one flat function: the hottest read of all."""
+    """A property no text modifies, as one flat function: its printed value (clamped), unless
+    hidden. The hottest read of all."""
     name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
     if lo is None and hi is None:  # nothing to clamp: shorter still

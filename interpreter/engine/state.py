@@ -125,9 +125,10 @@ class GameState:
         self.live: list[int] = []
         self.live_at = -1
         self.live_index: dict | None = None  # vm.live_statics, for the live cards of live_at
-        self.clean_at = -1  # the version at which the win/loss rules last held for no one
+        # the version at which the win/loss rules last held for no one (-1: not looked at yet)
+        self.clean_at = -1
         self.rules_at = -1  # the version at which the state rules last found nothing to do
-        # (version, static modifiers, (card, property) -> modifiers): see _mods
+        # (version, static modifiers, (card, property) -> modifiers): see mods_of
         self.mod_index: tuple[int, dict | None, dict] | None = None
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = {}
@@ -254,17 +255,6 @@ class GameState:
     def get(self, cid: int, prop: str) -> Any:
         """A card's property after every modifier, clamped; None when it cannot be seen."""
         return self.game.readers[prop](self, cid)
-
-    def printed(self, cid: int, pdef: PropDef) -> Any:
-        """A property no text modifies: the printed value (clamped), unless hidden."""
-        if self.flags[cid] & self.game.hiding_mask and not pdef.always_known:
-            return None
-        value = self.defs[cid].props.get(pdef.name, pdef.default)
-        if pdef.min is not None and value is not None and value < pdef.min:
-            return pdef.min
-        if pdef.max is not None and value is not None and value > pdef.max:
-            return pdef.max
-        return value
 
     def word(self, cid: int, pdef: PropDef) -> Any:
         """A text, enum or flag property: printed value unless an `=` modifier sets it."""
