@@ -87,8 +87,8 @@ class Game:
                 if STATICS in reads else tuple(sorted(reads))
 
         self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
-        self.rules_reading = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
-        self.rules_read = None if None in self.rule_reads \
+        self.rules_with_reads = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
+        self.any_rule_reads = None if None in self.rule_reads \
             else tuple(sorted(set().union(*self.rule_reads)))  # by any state rule
         # what the win/loss rules read: a change elsewhere cannot end the game
         ends = [expand(r.reads) for r in self.ruleset.end_rules]

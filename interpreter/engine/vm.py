@@ -263,10 +263,10 @@ def _fire_state_rules(g: GameState) -> bool:
     that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
     while nothing it reads changed since all of them last found nothing."""
     game, clean = g.game, g.rules_at
-    if g.unchanged(clean, game.rules_read):  # nothing any rule reads
+    if g.unchanged(clean, game.any_rule_reads):  # nothing any rule reads
         g.rules_at = g.version
         return False
-    rules = [rule for rule, reads in game.rules_reading if not g.unchanged(clean, reads)]
+    rules = [rule for rule, reads in game.rules_with_reads if not g.unchanged(clean, reads)]
     for penv in game.player_envs:
         for rule in rules:
             found = as_cards(g, rule.each(g, dict(penv)))
