@@ -12,7 +12,7 @@ from interpreter.compile.reads import Reads
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
-from interpreter.engine.model import CardDef
+from interpreter.engine.model import CardDef, Ruleset
 from interpreter.load.yamlpos import Doc
 
 
@@ -39,12 +39,18 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
         raise DiagnosticError(rb.diags)
     rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
     modified = frozenset(rb.compiler.modified)
-    props = ruleset.properties.values()
+    return Game(ruleset, cards, program, tokens, modified, _note_reads(rb, ruleset, modified))
+
+
+def _note_reads(rb: RulesetBuilder, ruleset: Ruleset,
+                modified: frozenset[str]) -> frozenset[str] | None:
+    """What the state rules, the win/loss rules and the heuristic read (compile/reads.py), noted
+    on the ruleset; returned: what the static abilities read."""
     reads = Reads(rb.names, modified, rb.formula_trees,
                   frozenset(s.name for s in ruleset.states.values() if s.hides_properties),
-                  frozenset(p.name for p in props if p.always_known))
+                  frozenset(p.name for p in ruleset.properties.values() if p.always_known))
     for kind, trees in (("state_rules", rb.rule_trees), ("end_rules", rb.end_trees)):
         setattr(ruleset, kind, tuple(replace(rule, reads=reads.of(tree)) for rule, tree
                                      in zip(getattr(ruleset, kind), trees, strict=True)))
     ruleset.heuristic_reads = reads.of(*rb.heuristic_trees)
-    return Game(ruleset, cards, program, tokens, modified, reads.of(*rb.static_trees))
+    return reads.of(*rb.static_trees)
