@@ -75,7 +75,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index", "marks",
+        "clean_at", "rules_at", "mod_index", "marks", "cleared",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -132,6 +132,7 @@ class GameState:
         self.mod_index: tuple[int, dict | None, dict] | None = None
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = {}
+        self.cleared: dict[str, int] = {}  # phase | turn -> the version its expiry last looked
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -220,7 +221,7 @@ class GameState:
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
         g.clean_at, g.rules_at, g.mod_index = -1, -1, None
-        g.marks = dict(self.marks)
+        g.marks, g.cleared = dict(self.marks), dict(self.cleared)
         return g
 
     def forget_derived(self) -> None:

@@ -151,7 +151,9 @@ def expire(g: GameState, until: str) -> None:
         g.mods = [m for m in g.mods if m[4] != until]
         ended = ("@mods",)
     mask = g.game.clear_masks.get(until, 0)
-    if mask and any(x & mask for x in g.flags):
+    # no card can be in such a state when none was set since the last expiry looked
+    if mask and not g.unchanged(g.cleared.get(until, -1), g.game.clear_marks[until]) \
+            and any(x & mask for x in g.flags):
         g.flags = [x & ~mask for x in g.flags]
         ended += g.game.clear_marks[until]
         if mask & g.game.disabling_mask:
@@ -164,6 +166,8 @@ def expire(g: GameState, until: str) -> None:
         for channel in ended:
             g.marks[channel] = g.version
             vm.check_end(g, channel)
+    if mask:
+        g.cleared[until] = g.version
 
 
 class OrderTriggers(Instr):
