@@ -222,6 +222,7 @@ class Game:
                     for t in vm.as_cards(g, target(g, env)):
                         out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
         g._statics = (g.version, out)
+        g.mod_index = None  # (made while they were computed: without them)
         return out
 
     # ---------- building a match ----------

@@ -270,23 +270,29 @@ class GameState:
 
     def mods_of(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
         """The modifiers of one property of one card, (op, value, stamp): those of `modify`
-        first, then static ones. Indexed again when either changes (and once the static ones
-        are known: while Game.static_mods computes them, reads see none)."""
-        statics = None
-        if self.game.has_statics:
-            cached = self._statics
-            statics = cached[1] if cached is not None and cached[0] == self.version \
-                else self.game.static_mods(self)
+        first, then static ones."""
         index = self.mod_index
-        if index is None or index[1] is not statics or index[0] != self.version \
-                and self.marks.get("@mods", -1) > index[0]:
-            by_key: dict[tuple[int, str], list] = {}
+        if index is None or index[0] != self.version:
+            index = self._mod_index()
+        return index[2].get((cid, prop))
+
+    def _mod_index(self) -> tuple[int, dict | None, dict]:
+        """(version, static modifiers, (card, property) -> modifiers), indexed again when
+        either kind of modifier changed (while Game.static_mods computes the static ones,
+        reads see none: it drops the index it made then)."""
+        statics = self.game.static_mods(self) if self.game.has_statics else None
+        index = self.mod_index
+        if index is not None and index[1] is statics \
+                and self.marks.get("@mods", -1) <= index[0]:
+            by_key = index[2]  # still the same modifiers
+        else:
+            by_key = {}
             for c, p, op, v, _u, s in self.mods:
                 by_key.setdefault((c, p), []).append((op, v, s))
             for key, mods in (statics or {}).items():
                 by_key.setdefault(key, []).extend(mods)
-            index = self.mod_index = (self.version, statics, by_key)
-        return index[2].get((cid, prop))
+        index = self.mod_index = (self.version, statics, by_key)
+        return index
 
     def resource(self, player: int, name: str) -> int:
         return self.res[player].get(name, 0)
