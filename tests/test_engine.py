@@ -210,9 +210,9 @@ def test_a_property_compared_with_a_literal(ucb, ucb_decks):
 
 
 def test_a_property_ordered_against_a_whole_number(ucb, ucb_decks):
-    """`<`, `<=`, `>`, `>=` against a count (compiled inline for ints): a one-card selection
-    reads as its card, a value that cannot be seen compares false either way round, and a
-    filter inside another filter's cards compiles too."""
+    """`<`, `<=`, `>`, `>=` against a count, or another card's value (compiled inline for
+    ints): a one-card selection reads as its card, a value that cannot be seen compares false
+    either way round, and a filter inside another filter's cards compiles too."""
     from interpreter.compile.exprs import ExprCompiler
     from interpreter.compile.names import ruleset_names
     from interpreter.lang.parser import parse_expr
@@ -238,9 +238,16 @@ def test_a_property_ordered_against_a_whole_number(ucb, ucb_decks):
     top = len(g.zones[ZoneRef("mana", 0)]) + 2
     assert nested(g, {**vm.effect_env(g, None, 0), "player": 0}) == sum(
         1 for c in g.zones[ZoneRef("hand", 0)] if 1 <= costs[c] <= top)
+    two = {op: compiler.compile(parse_expr(f"c.cost {op} d.cost")) for op in ops}  # no count
+    for c in (0, (0,), None):
+        for d in (1, (1,)):
+            env = {**vm.effect_env(g, None, 0), "c": c, "d": d}
+            for op, f in two.items():
+                assert f(g, env) == (c is not None and ops[op](costs[0], costs[1]))
     g.flags[0] |= 1 << ucb.ruleset.states["reversed"].index
-    env = {**vm.effect_env(g, None, 0), "c": 0}
+    env = {**vm.effect_env(g, None, 0), "c": 0, "d": 1}
     assert all(f(g, env) is False for pair in fns.values() for f in pair)
+    assert all(f(g, env) is False for f in two.values())  # a hidden cost is never ordered
 
 
 def test_counting_a_filter(ucb, ucb_decks):

@@ -502,8 +502,13 @@ class _Generator:
 
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
-        if n.name in self.names.resources:
-            return f"_resource(g, {obj}, {n.name!r})"
+        if n.name in self.names.resources:  # a player's number: inline for a player number
+            if self.iterable:  # (where `:=` cannot go)
+                return f"_resource(g, {obj}, {n.name!r})"
+            self.count += 1
+            p = f"_p{self.count}"
+            return f"(g.res[{p}].get({n.name!r}, 0) if type({p} := {obj}) is int " \
+                   f"else _resource(g, {p}, {n.name!r}))"
         card = obj == "it" or obj in self.locals.values()  # a comprehension's card: an int
         if n.name in self.names.counters:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
@@ -556,20 +561,20 @@ class _Generator:
         return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
 
     def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
-        """`card.cost <= count(...)`: a value compared with a whole number, inline when the
-        value is an int (None, a one-card tuple and the rest take the helper). None when
-        not of that shape, or where `:=` cannot go."""
+        """`card.cost <= count(...)`, `speed >= you.bar`: an ordered compare, inline when the
+        values are ints (None, a one-card tuple and the rest take the helper). None where
+        `:=` cannot go."""
         if n.op not in ("<", "<=", ">", ">=") or self.iterable:
             return None
+        self.count += 1
+        w, k = f"_w{self.count}", self.const(_BINARY[n.op])
         if _whole_number(n.right) and not isinstance(n.left, A.Num):
-            self.count += 1
-            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
             return f"({w} {n.op} {b} if type({w} := {a}) is int else {k}({w}, {b}))"
         if _whole_number(n.left) and not isinstance(n.right, A.Num) and not _impure(n.left):
-            self.count += 1  # (evaluates the right side first: the left one draws nothing)
-            w, k = f"_w{self.count}", self.const(_BINARY[n.op])
+            # (evaluates the right side first: the left one draws nothing)
             return f"({a} {n.op} {w} if type({w} := {b}) is int else {k}({a}, {w}))"
-        return None
+        v = f"_u{self.count}"  # both evaluated (a chained `is`), left first, as by the helper
+        return f"({w} {n.op} {v} if type({w} := {a}) is type({v} := {b}) is int else {k}({w}, {v}))"
 
     def cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """Source for a value used as cards; a zone call reads the zone's list directly."""
