@@ -18,11 +18,11 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 (night) on the 2-core machine (load 0.1-1), after the fourth round of
-speed-ups: three runs of --matches 600 --passes 3: sample decks 143-169 matches/s (median 156),
-vanilla 7.4-9.3x slower than hand-written (median 8.7x; 6.7x in CPU instructions, 19.5M against
-2.9M a match: bench/instructions.py), the hand-written simulator at 1,379-1,865 matches/s (0.46-
-0.62x the reference machine); card texts median 5,186/s (4,424-5,957). Wall-clock figures swing
+Last measured 2026-11-22 (night) on the 2-core machine (load 0.4-1), after the fourth round of
+speed-ups: three runs of --matches 600 --passes 3: sample decks 151-182 matches/s (median 173),
+vanilla 7.2-9.4x slower than hand-written (median 8.1x; 6.6x in CPU instructions, 19.3M against
+2.9M a match: bench/instructions.py), the hand-written simulator at 1,408-1,590 matches/s (0.47-
+0.53x the reference machine); card texts median 5,878/s (5,606-7,772). Wall-clock figures swing
 +-20-30% here: bench/instructions.py counts CPU instructions instead (README: figures, method,
 what changed).
 
