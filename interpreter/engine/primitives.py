@@ -81,10 +81,11 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
             del g.counters[key]
     g.known.pop(cid, None)
     if g.host:  # it no longer hosts anything, nor is it attached to anything
-        g.host.pop(cid, None)
-        for k in [k for k, v in g.host.items() if v == cid]:
-            del g.host[k]
-        g.marks["@host"] = g.version + 1
+        hosted = [k for k, v in g.host.items() if v == cid]
+        if g.host.pop(cid, None) is not None or hosted:
+            for k in hosted:
+                del g.host[k]
+            g.marks["@host"] = g.version + 1  # (the move's change, counted after this)
 
 
 def _zone_label(ref: ZoneRef) -> str:
