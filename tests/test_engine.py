@@ -94,6 +94,37 @@ def test_kept_values_are_never_stale(ruleset: str, monkeypatch):
     _run_many(game, interpreter.default_decks(game), 8)
 
 
+def _trace(game, decks, seed: int, log: bool) -> tuple:
+    """A random match: every decision asked (who, what, options), the result, the log."""
+    g = game.new_state(decks, seed, log=log)
+    rng, asked = random.Random(seed), []
+    while g.result is None:
+        asked.append((g.decision.player, g.decision.kind, g.decision.options))
+        vm.answer(g, rng.choice(g.decision.options))
+    return asked, g.result, g.log
+
+
+@pytest.mark.parametrize("ruleset", files.bundled_ids())
+def test_a_match_looks_only_at_its_own_cards(ruleset: str, monkeypatch):
+    """A match's game is narrowed to the cards its decks hold (Game.for_cards): it knows no
+    ability of another card of the pool, and plays exactly as the whole pool would."""
+    game = interpreter.load_game(ruleset)
+    pool = sorted(game.cards)
+    held = set(pool[::2])
+    narrowed = game.for_cards(held)
+    ids = {game.cards[n].id: n for n in pool}
+    heard = {ids.get(i, "token") for per in narrowed.triggers_on.values() for i in per}
+    keyed = {ids.get(i, "token") for i in narrowed.keyed_abilities}
+    assert heard | keyed <= held | {"token"}
+    assert {n for n in held if game.cards[n].abilities} <= heard | keyed | {
+        n for n in held if all(a.kind == "static" for a in game.cards[n].abilities)}
+    decks = interpreter.default_decks(game)
+    runs = [[_trace(game, decks, seed, log) for seed in (1, 2) for log in (False, True)]]
+    monkeypatch.setattr(type(game), "for_cards", lambda self, names: self)  # the whole pool
+    runs.append([_trace(game, decks, seed, log) for seed in (1, 2) for log in (False, True)])
+    assert runs[0] == runs[1]
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("ruleset", files.bundled_ids())
 def test_thousand_random_matches(ruleset: str):

@@ -39,11 +39,13 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
 
 def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
     """Per action of a window, what legal_actions checks: (name, definition, compiled
-    selection, limit, the keys of abilities that could forbid or permit it)."""
+    selection, limit, the keys of abilities that could forbid or permit it). An action of
+    activated abilities is left out when no card of the game has one."""
     actions, guards = g.game.ruleset.actions, g.game.guard_keys
+    none_activated = "activated" not in g.game.static_keys
     plan = g.game.action_plans[names] = tuple(
         (name, actions[name], actions[name].select, actions[name].limit, guards.get(name))
-        for name in names)
+        for name in names if not (actions[name].abilities and none_activated))
     return plan
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from interpreter.engine import vm
@@ -34,14 +35,7 @@ class Game:
         self.call_code = (CallFromEnv(),)
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
-        pool = [*cards.values(), *tokens.values()]
-        own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}
-        self.zoned = bool(own_zones)  # some ability says where it works (`in hand: ...`)
-        self.scan_zone_set = self.ability_zone_set | own_zones
-        self.ability_refs = tuple(
-            ZoneRef(z, -1) if ruleset.zones[z].shared else ZoneRef(z, p)
-            for z in sorted(self.scan_zone_set, key=list(ruleset.zones).index)
-            for p in range(1 if ruleset.zones[z].shared else ruleset.players))
+        self._where_abilities_work([*cards.values(), *tokens.values()])
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
                                   if s.disables_abilities)
@@ -54,7 +48,6 @@ class Game:
                 self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
         self.state_marks = {name: f"state:{name}" for name in ruleset.states}
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
-        self.defs: list[CardDef] = [*cards.values(), *tokens.values()]
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
@@ -62,13 +55,36 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
-        self._index_abilities()
+        self._index_abilities([*cards.values(), *tokens.values()])
         self.readers = self._readers()
         self.direct_verbs = direct_verbs(ruleset.verbs)
-        self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
-                                       | self.static_keys.get("replacement", set()))
-        self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
-        self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
+        self._narrowed: dict[frozenset[str], Game] = {}
+
+    def for_cards(self, names: Iterable[str]) -> Game:
+        """This game as a match that holds only the cards `names` (and tokens) sees it: the
+        abilities of cards outside the match are never looked for. A pool of hundreds of
+        cards then costs a match of forty cards nothing (its events are heard by no one, no
+        card of it can forbid or replace a verb...). The pool's compiled code and change
+        channels are kept: they stay right, being made for more cards."""
+        key = frozenset(names)
+        game = self._narrowed.get(key)
+        if game is None:
+            game = self._narrowed[key] = copy.copy(self)
+            pool = [*(d for d in self.cards.values() if d.name in key), *self.tokens.values()]
+            game._where_abilities_work(pool)
+            game._index_abilities(pool)
+            game.readers = game._readers()
+        return game
+
+    def _where_abilities_work(self, pool: list[CardDef]) -> None:
+        own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}
+        self.zoned = bool(own_zones)  # some ability says where it works (`in hand: ...`)
+        self.scan_zone_set = self.ability_zone_set | own_zones
+        zones = self.ruleset.zones
+        self.ability_refs = tuple(
+            ZoneRef(z, -1) if zones[z].shared else ZoneRef(z, p)
+            for z in sorted(self.scan_zone_set, key=list(zones).index)
+            for p in range(1 if zones[z].shared else self.ruleset.players))
 
     def _channels(self, static_reads: frozenset[str] | None) -> None:
         """What the static modifiers, the state rules, the win/loss rules and the heuristic
@@ -101,14 +117,15 @@ class Game:
         self.score_reads = expand(self.ruleset.heuristic_reads) \
             if self.ruleset.heuristic is not None else tuple(sorted(live - {"@host"}))
 
-    def _index_abilities(self) -> None:
+    def _index_abilities(self, pool: list[CardDef]) -> None:
+        """The pool's abilities by what they do, for the engine to find the live ones fast."""
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
         # per card definition, its (index, ability) of the kinds static_keys indexes, and its
         # triggered abilities (vm.live_statics indexes the live ones by (kind, key))
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
-        for d in self.defs:
+        for d in pool:
             for idx, a in enumerate(d.abilities):
                 if a.kind == "trigger":
                     per_def = self.triggers_on.setdefault(a.key, {})
@@ -129,6 +146,10 @@ class Game:
                 keys += (("prohibition", name),)
             if keys:
                 self.guard_keys[name] = keys
+        self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
+                                       | self.static_keys.get("replacement", set()))
+        self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
+        self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
     def _readers(self) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path."""
@@ -246,7 +267,8 @@ class Game:
                   log: bool = True, turns: int | None = None) -> GameState:
         """A match at its first decision. decks[p] maps a deck section to card names;
         `turns` overrides the ruleset's turn limit (`limits.turns`)."""
-        g = GameState(self, seed)
+        g = GameState(self.for_cards({n for deck in decks for names in deck.values()
+                                      for n in names}), seed)
         g.log = [] if log else None
         if turns is not None:
             g.turn_limit = turns
