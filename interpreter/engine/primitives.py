@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.engine import vm
+from interpreter.engine.actions import Offer
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
 
@@ -257,11 +258,17 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
 def offer(g: GameState, env: dict, player: int, action: str) -> None:
     """Give a player a window to take an action, or one of a named window's actions (or
     pass), e.g. a response to a declaration."""
-    from interpreter.engine.actions import Offer
+    code = g.game.offer_codes.get(action) or _offer_code(g, action)
+    g.frames.append(Frame(code, {"#who": player}, "block"))
 
+
+def _offer_code(g: GameState, action: str) -> tuple:
+    """The window's code, made once per game (some rulesets offer a window at every
+    declaration)."""
     w = g.game.ruleset.windows.get(action)
-    instr = Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name)
-    g.frames.append(Frame((instr,), {"#who": player}, "block"))
+    code = g.game.offer_codes[action] = (
+        Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name),)
+    return code
 
 
 def cancel(g: GameState, env: dict) -> None:
