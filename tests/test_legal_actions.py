@@ -134,7 +134,7 @@ def test_compiled_selections_offer_what_the_rules_allow(ruleset: str):
 
 @pytest.mark.parametrize("ruleset", files.bundled_ids())
 def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str):
-    """vm.distinct_cards (card_classes after a shortcut for hands without copies) keeps every
+    """vm.distinct_cards (a class looked at only for cards with a copy in the list) keeps every
     card its player cannot see, and drops a card only for an earlier one in the same class."""
     from interpreter.engine.state import visible
 
@@ -162,7 +162,7 @@ def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str)
 
 
 def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never():
-    """card_classes (which inlines the visibility rule): a card its player cannot see gets a
+    """card_classes (card_class inlines the visibility rule): a card its player cannot see gets a
     class only once that player has looked at it (g.known), never for the other player; a
     card with a counter of its own stays apart; None stays None."""
     game = interpreter.load_game("ucb")

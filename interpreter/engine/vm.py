@@ -97,15 +97,29 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
+    if len(cards) < 2:
+        return cards
     defs = g.defs
-    if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
-        return cards  # no two copies of one card: nothing to merge
-    seen: set = set()
+    first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
+    keys: set = set()  # the classes kept, of the cards that have a copy here
     out = []
-    for i, k in enumerate(card_classes(g, cards, player)):  # (zip's strict= costs more)
-        if k not in seen:  # a card without a class is its own key: kept
-            seen.add(k)
-            out.append(cards[i])
+    marked = None
+    for c in cards:  # a card's class is only looked at once a copy of it shows up
+        i = defs[c].id
+        f = first.get(i, -1)
+        if f == -1:
+            first[i] = c
+            out.append(c)
+            continue
+        if f is not None:
+            if marked is None:
+                marked = _unmerged(g)
+            keys.add(card_class(g, f, player, marked))
+            first[i] = None
+        k = card_class(g, c, player, marked)
+        if k not in keys:
+            keys.add(k)
+            out.append(c)
     return tuple(out)
 
 
@@ -114,21 +128,21 @@ def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list
     sees them) are equal. Copies of one card share a definition: cards of different
     definitions never share a key."""
     marked = _unmerged(g)
-    defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
-    visibility, known = g.game.visibility, g.known
-    keys: list = []
-    for c in cards:
-        if c is None or c in marked:
-            keys.append(c)
-            continue
-        ref = zone_of[c]
-        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
-        if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
-                or player is None or known and known.get(c, 0) >> player & 1:
-            keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
-        else:
-            keys.append(c)
-    return keys
+    return [c if c is None else card_class(g, c, player, marked) for c in cards]
+
+
+def card_class(g: GameState, c: int, player: int, marked: set | frozenset) -> Any:
+    """The card's key: (printed card, zone, face, states, owner) when `player` sees it and
+    it is not `marked` (see _unmerged); the card itself otherwise."""
+    if c in marked:
+        return c
+    ref = g.zone_of[c]
+    vis = g.game.visibility[ref.name]  # as visible(g, c, player), inlined
+    face = g.face[c]
+    if vis == "public" and face or vis != "hidden" and g.owner[c] == player \
+            or player is None or g.known and g.known.get(c, 0) >> player & 1:
+        return (g.defs[c].id, ref, face, g.flags[c], g.owner[c])
+    return c
 
 
 _NONE: frozenset = frozenset()
