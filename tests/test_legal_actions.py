@@ -180,3 +180,24 @@ def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never
     assert len(kept) == len(set(keys))
     s.counters[(deck[0], "x")] = 1
     assert vm.card_classes(s, [None, *deck], 0) == [None, deck[0], *keys[1:]]
+
+
+def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick():
+    """A choice of several cards, one at a time: each pick offers one card per class among
+    the cards not chosen yet, in their order (a taken copy's place goes to the next copy)."""
+    text = RULESET.replace("actions: [free, dear, any]", "actions: [pick]").replace(
+        "deck:\n", '  pick:\n    do: "choose 3 c from hand(you); move(c, pile(you))"\ndeck:\n', 1)
+    cards = {"ruleset": "bounds", "cards": [{"name": n} for n in "ABC"]}
+    game = build_game(load_text(text, "bounds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    g = game.new_state([{"main": ["B", "C", "A", "B", "A"]}] * 2, 0, log=False)
+    hand = g.zones[g.zone_key("hand", 0)]
+    assert [g.defs[c].name for c in hand] == ["A", "B", "A", "C", "B"]
+    a1, b1, a2, c1, b2 = hand
+    g.apply(0)  # pick
+    picks = []
+    for option, offered in [(a1, [a1, b1, c1]), (c1, [b1, a2, c1]), (b1, [b1, a2])]:
+        assert g.decision.kind == "choose"
+        assert list(g.decision.options) == offered
+        picks.append(option)
+        vm.answer(g, option)
+    assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(picks)

@@ -106,11 +106,11 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     marked = None
     for c in cards:  # a card's class is only looked at once a copy of it shows up
         i = defs[c].id
-        f = first.get(i, -1)
-        if f == -1:
+        if i not in first:
             first[i] = c
             out.append(c)
             continue
+        f = first[i]
         if f is not None:
             if marked is None:
                 marked = _unmerged(g)
