@@ -13,6 +13,7 @@ from interpreter.compile.build import build_game
 from interpreter.engine import actions, repetition, vm
 from interpreter.load import files
 from interpreter.load.yamlpos import load_text
+from interpreter.run.scenario import build_state
 
 # `cost` is clamped to 0..5 and a veiled card's properties cannot be seen.
 RULESET = """
@@ -201,3 +202,50 @@ def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick(
         picks.append(option)
         vm.answer(g, option)
     assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(picks)
+
+
+KINDS = """
+id: kinds
+name: printed kinds
+players: 2
+properties:
+  kind: {type: enum, values: [unit, spell], always_known: true}
+zones:
+  deck: {ordered: true, visibility: hidden, face: down}
+  hand: {visibility: owner}
+  pile: {visibility: public}
+setup: "for each p in players { move(deck(p), hand(p)) }"
+turn:
+  - phase: main
+    actions: [cast, any]
+actions:
+  cast:
+    card: "hand(player) where kind == spell"
+    do: "move(card, pile(you))"
+  any:
+    card: "hand(player)"
+    do: "move(card, pile(you))"
+deck:
+  sections:
+    main: {zone: deck}
+end:
+  - lose: "count(pile(player)) == 2"
+    reason: "two cards played"
+"""
+
+
+def test_an_action_for_cards_no_deck_holds_is_left_out_and_only_then():
+    """An action whose cards must have a printed, never hidden property no card of the match
+    has is never looked at; a match (or a scenario's state, which may hold any card of the
+    pool) with such a card offers it."""
+    cards = {"ruleset": "kinds", "cards": [{"name": "Unit", "kind": "unit"},
+                                           {"name": "Spell", "kind": "spell"}]}
+    game = build_game(load_text(KINDS, "kinds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    units = game.new_state([{"main": ["Unit", "Unit"]}] * 2, 0, log=False)
+    assert _offered(units) == [("any", "Unit")]
+    assert [p[0] for p in units.game.action_plans[("cast", "any")]] == ["any"]
+    mixed = game.new_state([{"main": ["Unit", "Spell"]}] * 2, 0, log=False)
+    assert sorted(_offered(mixed)) == [("any", "Spell"), ("any", "Unit"), ("cast", "Spell")]
+    for hand, offered in [("Unit", [("any", "Unit")]), ("Spell", [("any", "Spell"), ("cast", "Spell")])]:
+        scenario = build_state(game, {"zones": {"hand@P1": [hand]}, "phase": "main"}, 0)
+        assert sorted(_offered(scenario)) == offered
