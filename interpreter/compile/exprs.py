@@ -266,14 +266,15 @@ class ExprCompiler:
             return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
                                 f"if {conds}])")
         prelude = gen.prelude
+        lines = []
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
-            source = gen.cards(cards.source, False, False)
-            found = f"[it for it in {source} if {gen.test(cards.cond, True, True)}]"
+            lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
+            found = f"[it for it in _s if {gen.test(cards.cond, True, True)}]"
             printed = self.printed_test(cards.cond)
         else:
             found, printed = gen.cards(cards, False, False), None
-        lines = [*prelude, f"_c = {found}", "if not _c:", "    return ()"]
+        lines = [*prelude, *lines, f"_c = {found}", "if not _c:", "    return ()"]
         start = len(prelude)
         once = [r for r in rules if "card" not in self.reads(r, False)]
         if once:
