@@ -49,9 +49,9 @@ def check_derived_values(g) -> None:
         assert g.game.score(g, p) == g.game.score(fresh, p), "a kept count or total is stale"
     if g.rules_at == g.version:
         assert not vm._fire_state_rules(fresh), "a state rule holds that was not acted on"
-    for until, mask in g.game.clear_masks.items():  # an expiry skips looking at the cards
-        if g.unchanged(g.cleared.get(until, -1), g.game.clear_marks[until]):
-            assert not any(x & mask for x in g.flags), f"a state lasting until {until} end kept"
+    for until, mask in g.game.clear_masks.items():  # an expiry looks at these cards only
+        assert {c for c, x in enumerate(g.flags) if x & mask} <= set(g.expiring.get(until, ())), \
+            f"a card in a state lasting until {until} end that its expiry will not see"
     if not g.atomic:  # every change that could end the game was checked at once
         assert not any(r.cond(fresh, env) for r in g.game.ruleset.end_rules
                        for env in g.game.player_envs), "a win/loss rule holds, unchecked"

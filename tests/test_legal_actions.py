@@ -10,7 +10,8 @@ import yaml
 
 import interpreter
 from interpreter.compile.build import build_game
-from interpreter.engine import actions, repetition, vm
+from interpreter.engine import actions, primitives, repetition, vm
+from interpreter.engine.state import ZoneRef
 from interpreter.load import files
 from interpreter.load.yamlpos import load_text
 from interpreter.run.scenario import build_state
@@ -47,6 +48,15 @@ actions:
     do: "dump(card)"
   any:
     card: "hand(player)"
+    do: "dump(card)"
+  rich:
+    card: "hand(player) where cost <= count(pile(player))"
+    do: "dump(card)"
+  pair:
+    card: "hand(player) as c where exists(hand(player) where cost == c.cost and name != c.name)"
+    do: "dump(card)"
+  lone:
+    card: "hand(player) where count(attached(it)) == 0"
     do: "dump(card)"
 deck:
   sections:
@@ -87,6 +97,23 @@ def test_a_hidden_property_meets_no_requirement_and_its_card_is_not_merged():
         ("any", "Two"), ("any", "Zero"), ("any", "Zero"), ("free", "Zero")]
     assert zero in [o[1] for o in options if o[0] == "any"]
     assert zero not in [o[1] for o in options if o[0] == "free"]
+
+
+def test_a_selection_computes_what_no_candidate_changes_once():
+    """A part of a filter that reads no candidate is computed once, before the loop over the
+    candidates (`count(pile(player))`); a part that reads one, as `it` or by name, for each."""
+    game = _bounds_game({"One": 1, "Two": 2, "Three": 3, "Deux": 2})
+    g = game.new_state([{"main": ["One", "Two", "Three", "Deux"]}] * 2, 0, log=False)
+    for cid in list(g.zones[ZoneRef("hand", 0)]):
+        if g.defs[cid].name in ("One", "Three"):
+            primitives.move(g, {}, cid, ZoneRef("pile", 0))
+    names = ("rich", "pair", "lone")
+    offered = {p: sorted((o[0], g.defs[o[1]].name) for o in actions.legal_actions(g, names, p))
+               for p in g.players}
+    assert offered[0] == [("lone", "Deux"), ("lone", "Two"), ("pair", "Deux"), ("pair", "Two"),
+                          ("rich", "Deux"), ("rich", "Two")]
+    assert offered[1] == [("lone", "Deux"), ("lone", "One"), ("lone", "Three"), ("lone", "Two"),
+                          ("pair", "Deux"), ("pair", "Two")]
 
 
 def _reference(g, names: tuple[str, ...], player: int) -> set[tuple]:

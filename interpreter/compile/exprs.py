@@ -270,7 +270,7 @@ class ExprCompiler:
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
             lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
-            found = f"[it for it in _s if {gen.test(cards.cond, True, True)}]"
+            found = f"[it for it in _s if {gen.per_candidate(cards.cond, True, True)}]"
             printed = self.printed_test(cards.cond)
         else:
             found, printed = gen.cards(cards, False, False), None
@@ -282,7 +282,7 @@ class ExprCompiler:
             lines += [*prelude[start:], f"if not ({guard}):", "    return ()"]
             start = len(prelude)
         per_card = [r for r in rules if r not in once]
-        conds = " and ".join(f"({gen.test(r, False, False)})" for r in per_card)
+        conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
         lines += prelude[start:]
         fn = gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
                           else "tuple(_c)", lines)
@@ -406,6 +406,7 @@ class _Generator:
         self.prelude: list[str] | None = [] if hoist else None
         # > 0 while generating the cards a comprehension walks (no `:=` allowed there)
         self.iterable = 0
+        self.per_item = 0  # > 0 while generating what is computed for each candidate
 
     def const(self, value: Any) -> str:
         """A name bound to `value` in the generated function's namespace."""
@@ -432,15 +433,32 @@ class _Generator:
         return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
 
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        """A subexpression; state-only ones become their own memoised function."""
-        if isinstance(n, (A.Filter, A.Call)) and self.owner._memoizable(n, in_filter):
-            call = f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
-            if self.prelude is None:
-                return call
-            name = f"_h{len(self.prelude)}"
-            self.prelude.append(f"{name} = {call}")
-            return name
-        return self.expr(n, in_filter, local_it)
+        """A subexpression; state-only ones become their own memoised function. With hoisting
+        on, a call or filter computed for each candidate without reading it (nor any variable
+        bound per candidate) is computed once, before the loop: `hand where cost <= count(mana)`
+        counts the mana once, not once per card in hand."""
+        if not isinstance(n, (A.Filter, A.Call)):
+            return self.expr(n, in_filter, local_it)
+        if self.owner._memoizable(n, in_filter):
+            value = f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
+        elif self.prelude is not None and self.per_item and not self.owner.reads(
+                n, in_filter) & {*self.locals, "it"}:
+            value = self.expr(n, in_filter, local_it)
+        else:
+            return self.expr(n, in_filter, local_it)
+        if self.prelude is None:
+            return value
+        name = f"_h{len(self.prelude)}"
+        self.prelude.append(f"{name} = {value}")
+        return name
+
+    def per_candidate(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
+        """test(), for a condition computed for each candidate of a loop."""
+        self.per_item += 1
+        try:
+            return self.test(n, in_filter, local_it)
+        finally:
+            self.per_item -= 1
 
     def test(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """A condition only tested for truth (a filter's, a rule's): `and`, `or` and `not`
@@ -625,10 +643,10 @@ class _Generator:
         """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
         source = self.cards(n.source, in_filter, local_it)
         if n.name is None:
-            return f"for it in {source} if {self.test(n.cond, True, True)}"
+            return f"for it in {source} if {self.per_candidate(n.cond, True, True)}"
         outer = self.locals.get(n.name)
         var = self.locals[n.name] = f"_v{len(self.locals)}_{self.count}"
-        cond = self.test(n.cond, True, True)
+        cond = self.per_candidate(n.cond, True, True)
         if outer is None:
             del self.locals[n.name]
         else:

@@ -41,9 +41,10 @@ class Game:
                                   if s.disables_abilities)
         self.clear_masks: dict[str, int] = {}
         self.clear_marks: dict[str, tuple[str, ...]] = {}  # the channels a clear changes
+        self.state_ends: dict[str, str] = {}  # state -> phase | turn, for states that end so
         for s in ruleset.states.values():
             if s.clear:
-                until = s.clear.removesuffix("_end")
+                until = self.state_ends[s.name] = s.clear.removesuffix("_end")
                 self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
                 self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
         self.state_marks = {name: f"state:{name}" for name in ruleset.states}

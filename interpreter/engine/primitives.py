@@ -105,10 +105,13 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     bit = 1 << g.game.ruleset.states[state].index
+    until = g.game.state_ends.get(state) if value else None  # it ends with a phase or turn
     for cid in vm.as_cards(g, cards):
         if bool(g.flags[cid] & bit) == bool(value):
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
+        if until is not None:
+            g.expiring.setdefault(until, []).append(cid)
         if bit & g.game.disabling_mask:  # the card's abilities start or stop working
             g.epoch += 1
         if g.log is None and "state" not in g.game.triggers_on:  # vm.quiet, without the call

@@ -75,7 +75,7 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index", "marks", "cleared",
+        "clean_at", "rules_at", "mod_index", "marks", "expiring",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -132,7 +132,9 @@ class GameState:
         self.mod_index: tuple[int, dict | None, dict] | None = None
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = {}
-        self.cleared: dict[str, int] = {}  # phase | turn -> the version its expiry last looked
+        # phase | turn -> the cards given a state that ends with it since it last ended (an
+        # expiry looks at these cards only)
+        self.expiring: dict[str, list[int]] = {}
 
     # ---------- the public API (OpenSpiel-shaped) ----------
     @property
@@ -221,8 +223,17 @@ class GameState:
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
         g.clean_at, g.rules_at, g.mod_index = -1, -1, None
-        g.marks, g.cleared = dict(self.marks), dict(self.cleared)
+        g.marks = dict(self.marks)
+        g.expiring = {k: list(v) for k, v in self.expiring.items()}
         return g
+
+    def give_state(self, cid: int, state: str) -> None:
+        """Put a card in a state, as a given state does (the set_state primitive also marks
+        the change and runs the checks)."""
+        self.flags[cid] |= 1 << self.game.ruleset.states[state].index
+        until = self.game.state_ends.get(state)
+        if until is not None:
+            self.expiring.setdefault(until, []).append(cid)
 
     def forget_derived(self) -> None:
         """The cards were dealt again (a determinized world): nothing kept holds."""

@@ -151,10 +151,8 @@ def expire(g: GameState, until: str) -> None:
         g.mods = [m for m in g.mods if m[4] != until]
         ended = ("@mods",)
     mask = g.game.clear_masks.get(until, 0)
-    # no card can be in such a state when none was set since the last expiry looked
-    if mask and not g.unchanged(g.cleared.get(until, -1), g.game.clear_marks[until]) \
-            and any(x & mask for x in g.flags):
-        g.flags = [x & ~mask for x in g.flags]
+    cards = g.expiring.pop(until, None) if mask else None  # (the only cards in such a state)
+    if cards and _clear(g.flags, cards, mask):
         ended += g.game.clear_marks[until]
         if mask & g.game.disabling_mask:
             g.epoch += 1
@@ -166,8 +164,16 @@ def expire(g: GameState, until: str) -> None:
         for channel in ended:
             g.marks[channel] = g.version
             vm.check_end(g, channel)
-    if mask:
-        g.cleared[until] = g.version
+
+
+def _clear(flags: list[int], cards: list[int], mask: int) -> bool:
+    """Clear the `mask` states of `cards`; True if one of them was in such a state."""
+    had = False
+    for c in cards:
+        if flags[c] & mask:
+            flags[c] &= ~mask
+            had = True
+    return had
 
 
 class OrderTriggers(Instr):

@@ -90,7 +90,7 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
     if "face" in entry:
         g.face[cid] = entry["face"] == "up"
     for state in entry.get("states") or ():
-        g.flags[cid] |= 1 << game.ruleset.states[state].index
+        g.give_state(cid, state)
     for counter, n in (entry.get("counters") or {}).items():
         g.counters[(cid, counter)] = n
     return cid
