@@ -22,6 +22,7 @@ from typing import Any
 from interpreter.compile.names import Names
 from interpreter.engine import vm
 from interpreter.engine.model import CardDef
+from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
 
@@ -244,12 +245,10 @@ class ExprCompiler:
         items = gen.values(values)
         return gen.function(f"{gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
 
-    def compile_params(self, names: tuple[str, ...], values: list[A.Expr | Const]) -> Fn:
+    def compile_params(self, params: tuple[Param, ...], values: list[A.Expr | Const]) -> Fn:
         """A function returning a verb call's parameters as a new dict, name -> value."""
         gen = _Generator(self)
-        items = gen.values(values)
-        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
-        return gen.function(f"{{{pairs}}}")
+        return gen.function(gen.params(params, values))
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
@@ -419,6 +418,18 @@ class _Generator:
         """Source for each of a call's argument values (known constants bound by name)."""
         return [self.const(v.value) if isinstance(v, Const) else self.sub(v, False, False)
                 for v in values]
+
+    def params(self, params: tuple[Param, ...], values: list[A.Expr | Const]) -> str:
+        """Source for a verb call's parameters, a new dict; a `cards` value as a tuple (as
+        vm.call_verb takes it), made one only when it is not one already."""
+        items = []
+        for p, v in zip(params, self.values(values), strict=True):
+            if p.type == "cards":
+                self.count += 1
+                t = f"_t{self.count}"
+                v = f"({t} if type({t} := {v}) is tuple else as_cards(g, {t}))"
+            items.append(f"{p.name!r}: {v}")
+        return f"{{{', '.join(items)}}}"
 
     def function(self, body: str, head: list[str] | None = None) -> Fn:
         """The function returning `body`; before it, `head` (by default the hoisted lines)."""

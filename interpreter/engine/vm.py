@@ -372,15 +372,12 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
-    """Call a ruleset verb. A direct one (game.direct_verbs) runs now as a Python function;
-    True when code was left to run first, on new frames (the verb's body in the VM, a
-    replacement, a choice in a verb the direct one called...)."""
+    """Call a ruleset verb with its parameters (a new dict; a `cards` one a tuple: the
+    compiled call makes it one, see _Generator.params). A direct one (game.direct_verbs)
+    runs now as a Python function; True when code was left to run first, on new frames
+    (the verb's body in the VM, a replacement, a choice in a verb the direct one called...)."""
     body, cards, each, guarded, hearing, direct = g.game.verb_plans.get(name) \
         or _verb_plan(g.game, name)
-    for pname in cards:
-        value = params[pname]
-        if type(value) is not tuple:
-            params[pname] = as_cards(g, value)
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
         return len(params[each]) > 1 and _call_each(g, name, params, caller)
     replaced = caller.get("#replaced", ())
@@ -396,7 +393,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     if hearing is not None:  # triggers may need to look back at these cards
         env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
                                 else [c for p in cards for c in params[p]])
-    env["#replaced"] = replaced
+    if replaced:  # (only replacements read it: see _replace)
+        env["#replaced"] = replaced
     if not direct:
         g.frames.append(Frame(body, env, "verb"))
         return True
