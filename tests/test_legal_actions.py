@@ -14,6 +14,7 @@ from interpreter.engine import actions, primitives, repetition, vm
 from interpreter.engine.state import ZoneRef
 from interpreter.load import files
 from interpreter.load.yamlpos import load_text
+from interpreter.run.scenario import build_state
 
 # `cost` is clamped to 0..5 and a veiled card's properties cannot be seen.
 RULESET = """
@@ -161,7 +162,7 @@ def test_compiled_selections_offer_what_the_rules_allow(ruleset: str):
 
 @pytest.mark.parametrize("ruleset", files.bundled_ids())
 def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str):
-    """vm.distinct_cards (card_classes after a shortcut for hands without copies) keeps every
+    """vm.distinct_cards (a class looked at only for cards with a copy in the list) keeps every
     card its player cannot see, and drops a card only for an earlier one in the same class."""
     from interpreter.engine.state import visible
 
@@ -189,7 +190,7 @@ def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str)
 
 
 def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never():
-    """card_classes (which inlines the visibility rule): a card its player cannot see gets a
+    """card_classes (card_class inlines the visibility rule): a card its player cannot see gets a
     class only once that player has looked at it (g.known), never for the other player; a
     card with a counter of its own stays apart; None stays None."""
     game = interpreter.load_game("ucb")
@@ -207,3 +208,71 @@ def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never
     assert len(kept) == len(set(keys))
     s.counters[(deck[0], "x")] = 1
     assert vm.card_classes(s, [None, *deck], 0) == [None, deck[0], *keys[1:]]
+
+
+def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick():
+    """A choice of several cards, one at a time: each pick offers one card per class among
+    the cards not chosen yet, in their order (a taken copy's place goes to the next copy)."""
+    text = RULESET.replace("actions: [free, dear, any]", "actions: [pick]").replace(
+        "deck:\n", '  pick:\n    do: "choose 3 c from hand(you); move(c, pile(you))"\ndeck:\n', 1)
+    cards = {"ruleset": "bounds", "cards": [{"name": n} for n in "ABC"]}
+    game = build_game(load_text(text, "bounds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    g = game.new_state([{"main": ["B", "C", "A", "B", "A"]}] * 2, 0, log=False)
+    hand = g.zones[g.zone_key("hand", 0)]
+    assert [g.defs[c].name for c in hand] == ["A", "B", "A", "C", "B"]
+    a1, b1, a2, c1, b2 = hand
+    g.apply(0)  # pick
+    picks = []
+    for option, offered in [(a1, [a1, b1, c1]), (c1, [b1, a2, c1]), (b1, [b1, a2])]:
+        assert g.decision.kind == "choose"
+        assert list(g.decision.options) == offered
+        picks.append(option)
+        vm.answer(g, option)
+    assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(picks)
+
+
+KINDS = """
+id: kinds
+name: printed kinds
+players: 2
+properties:
+  kind: {type: enum, values: [unit, spell], always_known: true}
+zones:
+  deck: {ordered: true, visibility: hidden, face: down}
+  hand: {visibility: owner}
+  pile: {visibility: public}
+setup: "for each p in players { move(deck(p), hand(p)) }"
+turn:
+  - phase: main
+    actions: [cast, any]
+actions:
+  cast:
+    card: "hand(player) where kind == spell"
+    do: "move(card, pile(you))"
+  any:
+    card: "hand(player)"
+    do: "move(card, pile(you))"
+deck:
+  sections:
+    main: {zone: deck}
+end:
+  - lose: "count(pile(player)) == 2"
+    reason: "two cards played"
+"""
+
+
+def test_an_action_for_cards_no_deck_holds_is_left_out_and_only_then():
+    """An action whose cards must have a printed, never hidden property no card of the match
+    has is never looked at; a match (or a scenario's state, which may hold any card of the
+    pool) with such a card offers it."""
+    cards = {"ruleset": "kinds", "cards": [{"name": "Unit", "kind": "unit"},
+                                           {"name": "Spell", "kind": "spell"}]}
+    game = build_game(load_text(KINDS, "kinds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    units = game.new_state([{"main": ["Unit", "Unit"]}] * 2, 0, log=False)
+    assert _offered(units) == [("any", "Unit")]
+    assert [p[0] for p in units.game.action_plans[("cast", "any")]] == ["any"]
+    mixed = game.new_state([{"main": ["Unit", "Spell"]}] * 2, 0, log=False)
+    assert sorted(_offered(mixed)) == [("any", "Spell"), ("any", "Unit"), ("cast", "Spell")]
+    for hand, offered in [("Unit", [("any", "Unit")]), ("Spell", [("any", "Spell"), ("cast", "Spell")])]:
+        scenario = build_state(game, {"zones": {"hand@P1": [hand]}, "phase": "main"}, 0)
+        assert sorted(_offered(scenario)) == offered

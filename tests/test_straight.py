@@ -60,3 +60,48 @@ def test_a_clone_taken_while_a_handed_over_loop_waits_plays_on_alone():
         assert [state.defs[c].name for c in state.zones[ZoneRef("hand", 1)]] == [kept]
         assert [state.res[p]["life"] for p in (0, 1)] == [9, 9]  # 火の雨 then hits P1
         assert state.decision.player == 0  # the effect is over: P1's main phase again
+
+
+CARDS_PARAMS = """
+id: cardsp
+name: a cards parameter given a zone, a card and a selection
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  tick:
+    params: {player: player, target: cards}
+    each: target
+    do: "change(player, got, 1)"
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  tick(turn_player, hand(turn_player));
+  tick(turn_player, top(hand(turn_player)));
+  for each x in hand(turn_player) { tick(turn_player, x) };
+  for each x in hand(turn_player) { may by turn_player { tick(turn_player, x) } }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_cards_parameter_is_every_card_given_however_it_is_given():
+    """A verb applied card by card (`each`) runs once per card of a zone, of a one-card
+    selection and of a single card, from straight code and from the VM alike (the compiled
+    call hands call_verb its cards as a tuple)."""
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    cards = load_text(yaml.safe_dump({"ruleset": "cardsp", "cards": [{"name": "X"}]}), "c.yaml")
+    game = build_game(load_text(CARDS_PARAMS, "cardsp.yaml"), [cards])
+    g = game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    assert g.res[0]["got"] == 3 + 1 + 3
+    for _ in range(3):
+        assert g.decision.kind == "may"
+        g.apply(next(i for i, a in enumerate(g.legal_actions()) if "yes" in a.label.lower()))
+    assert g.res[0]["got"] == 3 + 1 + 3 + 3

@@ -12,6 +12,7 @@ the candidate, and the innermost filter wins.
 
 from __future__ import annotations
 
+import ast as pyast
 import dataclasses
 import itertools
 import operator
@@ -20,6 +21,8 @@ from typing import Any
 
 from interpreter.compile.names import Names
 from interpreter.engine import vm
+from interpreter.engine.model import CardDef
+from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
 
@@ -242,12 +245,10 @@ class ExprCompiler:
         items = gen.values(values)
         return gen.function(f"{gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
 
-    def compile_params(self, names: tuple[str, ...], values: list[A.Expr | Const]) -> Fn:
+    def compile_params(self, params: tuple[Param, ...], values: list[A.Expr | Const]) -> Fn:
         """A function returning a verb call's parameters as a new dict, name -> value."""
         gen = _Generator(self)
-        items = gen.values(values)
-        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
-        return gen.function(f"{{{pairs}}}")
+        return gen.function(gen.params(params, values))
 
     def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
         """The cards of `cards` for which every rule holds, `card` bound to each: one
@@ -264,13 +265,15 @@ class ExprCompiler:
             return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
                                 f"if {conds}])")
         prelude = gen.prelude
+        lines = []
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
-            source = gen.cards(cards.source, False, False)
-            found = f"[it for it in {source} if {gen.per_candidate(cards.cond, True, True)}]"
+            lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
+            found = f"[it for it in _s if {gen.per_candidate(cards.cond, True, True)}]"
+            printed = self.printed_test(cards.cond)
         else:
-            found = gen.cards(cards, False, False)
-        lines = [*prelude, f"_c = {found}", "if not _c:", "    return ()"]
+            found, printed = gen.cards(cards, False, False), None
+        lines = [*prelude, *lines, f"_c = {found}", "if not _c:", "    return ()"]
         start = len(prelude)
         once = [r for r in rules if "card" not in self.reads(r, False)]
         if once:
@@ -280,8 +283,23 @@ class ExprCompiler:
         per_card = [r for r in rules if r not in once]
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
         lines += prelude[start:]
-        return gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
-                            else "tuple(_c)", lines)
+        fn = gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
+                          else "tuple(_c)", lines)
+        fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
+        return fn
+
+    def printed_test(self, cond: A.Expr) -> Callable[[CardDef], bool] | None:
+        """A test of a card definition that every card passing a filter's `cond` passes: the
+        conjuncts of `cond` that read only printed properties never hidden (a card of a
+        definition failing it never passes). None when no conjunct is such."""
+        gen = _Generator(self)
+        tests = [test for c in _conjuncts(cond)
+                 if _of_definition(test := gen.test(c, True, True).replace("g.defs[it]", "_d"),
+                                   gen.namespace)]
+        if not tests:
+            return None
+        source = f"lambda _d: bool({' and '.join(f'({t})' for t in tests)})"
+        return eval(compile(source, "<printed test>", "eval"), gen.namespace)  # noqa: S307
 
     def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
         """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
@@ -333,6 +351,15 @@ def _impure(node: Any) -> bool:
     if dataclasses.is_dataclass(node):
         return any(_impure(getattr(node, f.name)) for f in dataclasses.fields(node))
     return False
+
+
+def _of_definition(source: str, namespace: dict) -> bool:
+    """The generated test reads nothing but the definition `_d`, constants and pure helpers
+    (anything reading the state, the env or the card goes through `g`, `env` or `it`)."""
+    tree = pyast.parse(source, mode="eval")
+    stored = {n.target.id for n in pyast.walk(tree) if isinstance(n, pyast.NamedExpr)}
+    return all(n.id in ("_d", "type") or n.id in namespace or n.id in stored
+               for n in pyast.walk(tree) if isinstance(n, pyast.Name))
 
 
 def _conjuncts(node: A.Expr) -> list[A.Expr]:
@@ -391,6 +418,18 @@ class _Generator:
         """Source for each of a call's argument values (known constants bound by name)."""
         return [self.const(v.value) if isinstance(v, Const) else self.sub(v, False, False)
                 for v in values]
+
+    def params(self, params: tuple[Param, ...], values: list[A.Expr | Const]) -> str:
+        """Source for a verb call's parameters, a new dict; a `cards` value as a tuple (as
+        vm.call_verb takes it), made one only when it is not one already."""
+        items = []
+        for p, v in zip(params, self.values(values), strict=True):
+            if p.type == "cards":
+                self.count += 1
+                t = f"_t{self.count}"
+                v = f"({t} if type({t} := {v}) is tuple else as_cards(g, {t}))"
+            items.append(f"{p.name!r}: {v}")
+        return f"{{{', '.join(items)}}}"
 
     def function(self, body: str, head: list[str] | None = None) -> Fn:
         """The function returning `body`; before it, `head` (by default the hoisted lines)."""

@@ -109,16 +109,13 @@ class StmtCompiler:
         defaults = self.verb_defaults.get(s.name, {})
         return s.name, [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
 
-    def param_names(self, verb: str) -> tuple[str, ...]:
-        return tuple(p.name for p in self.names.params_of(verb) or ())
-
     def _call(self, s: A.Call, code: list) -> None:
         fn, values = self.call_parts(s)
         if s.name in PRIMITIVES:
             code.append(I.Exec(self.exprs.compile_call(fn, values)))
         else:
-            code.append(I.CallVerb(s.name, self.exprs.compile_params(self.param_names(s.name),
-                                                                     values)))
+            code.append(I.CallVerb(s.name, self.exprs.compile_params(
+                self.names.params_of(s.name) or (), values)))
             if self.sites is not None:
                 self.sites.append(len(code))
 

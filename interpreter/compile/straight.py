@@ -93,15 +93,14 @@ class PyGen:
 
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)
-        items = self.gen.values(values)
         if s.name in PRIMITIVES:
+            items = self.gen.values(values)
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
         self.verbs.add(s.name)
         self.calls += 1
-        names = self.owner.param_names(s.name)
-        pairs = ", ".join(f"{n!r}: {i}" for n, i in zip(names, items, strict=True))
-        self._line(depth, f"if _call_verb(g, {s.name!r}, {{{pairs}}}, env):")
+        params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
+        self._line(depth, f"if _call_verb(g, {s.name!r}, {params}, env):")
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")

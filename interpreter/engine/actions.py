@@ -39,14 +39,21 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
 
 def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
     """Per action of a window, what legal_actions checks: (name, definition, compiled
-    selection, limit, the keys of abilities that could forbid or permit it). An action of
-    activated abilities is left out when no card of the game has one."""
+    selection, limit, the keys of abilities that could forbid or permit it). An action no
+    card of the game can be taken with is left out: one of activated abilities when no card
+    has one, one whose cards must have printed properties no card has."""
     actions, guards = g.game.ruleset.actions, g.game.guard_keys
     none_activated = "activated" not in g.game.static_keys
     plan = g.game.action_plans[names] = tuple(
         (name, actions[name], actions[name].select, actions[name].limit, guards.get(name))
-        for name in names if not (actions[name].abilities and none_activated))
+        for name in names if not (actions[name].abilities and none_activated)
+        and _some_card_may(g, actions[name]))
     return plan
+
+
+def _some_card_may(g: GameState, adef: ActionDef) -> bool:
+    test = getattr(adef.select, "printed_test", None)  # see ExprCompiler.compile_selection
+    return test is None or any(test(d) for d in g.game.pool)
 
 
 def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:

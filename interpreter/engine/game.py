@@ -121,6 +121,7 @@ class Game:
 
     def _index_abilities(self, pool: list[CardDef]) -> None:
         """The pool's abilities by what they do, for the engine to find the live ones fast."""
+        self.pool = tuple(pool)  # the card definitions a match of this game can hold
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
         # per card definition, its (index, ability) of the kinds static_keys indexes, and its

@@ -164,7 +164,8 @@ class IterNext(Instr):
 
 
 class Choose(Instr):
-    """Pick `count` cards one at a time from candidates fixed when the choice starts."""
+    """Pick `count` cards one at a time from candidates fixed when the choice starts. The
+    env keeps (the candidates not chosen yet, how many to pick, the cards chosen)."""
 
     __slots__ = ("key", "name", "count", "source", "by", "up_to", "prompt")
 
@@ -180,8 +181,7 @@ class Choose(Instr):
             need = min(max(self.count(g, f.env) or 0, 0), len(cands))
             state = (cands, need, ())
             f.env[self.key] = state
-        cands, need, chosen = state
-        remaining = tuple([c for c in cands if c not in chosen]) if chosen else cands
+        remaining, need, chosen = state
         if len(chosen) >= need or not remaining:
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):
@@ -189,21 +189,27 @@ class Choose(Instr):
         player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
         distinct = vm.distinct_cards(g, remaining, player)
         if len(distinct) == 1 and not self.up_to:
-            f.env[self.key] = (cands, need, chosen + distinct)
+            f.env[self.key] = (_without(remaining, distinct[0]), need, chosen + distinct)
             return None
         vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        cands, need, chosen = f.env[self.key]
+        remaining, need, chosen = f.env[self.key]
         if option == DONE:
             self._finish(f, chosen)
         else:
-            f.env[self.key] = (cands, need, chosen + (option,))
+            f.env[self.key] = (_without(remaining, option), need, chosen + (option,))
 
     def _finish(self, f: Frame, chosen: tuple) -> None:
         del f.env[self.key]
         f.env[self.name] = chosen
         f.pc += 1
+
+
+def _without(cards: tuple, card: int) -> tuple:
+    """The cards but `card` (candidates are distinct cards: zones, selections, unions)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
 
 
 class May(Instr):

@@ -97,15 +97,29 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     each of them would only multiply decisions. Cards the player cannot see, or with
     counters or modifiers of their own, are never merged (that would leak or lose facts).
     """
+    if len(cards) < 2:
+        return cards
     defs = g.defs
-    if len(cards) < 2 or len({defs[c].id for c in cards}) == len(cards):
-        return cards  # no two copies of one card: nothing to merge
-    seen: set = set()
+    first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
+    keys: set = set()  # the classes kept, of the cards that have a copy here
     out = []
-    for i, k in enumerate(card_classes(g, cards, player)):  # (zip's strict= costs more)
-        if k not in seen:  # a card without a class is its own key: kept
-            seen.add(k)
-            out.append(cards[i])
+    marked = None
+    for c in cards:  # a card's class is only looked at once a copy of it shows up
+        i = defs[c].id
+        if i not in first:
+            first[i] = c
+            out.append(c)
+            continue
+        f = first[i]
+        if f is not None:
+            if marked is None:
+                marked = _unmerged(g)
+            keys.add(card_class(g, f, player, marked))
+            first[i] = None
+        k = card_class(g, c, player, marked)
+        if k not in keys:
+            keys.add(k)
+            out.append(c)
     return tuple(out)
 
 
@@ -114,21 +128,21 @@ def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list
     sees them) are equal. Copies of one card share a definition: cards of different
     definitions never share a key."""
     marked = _unmerged(g)
-    defs, zone_of, face, flags, owner = g.defs, g.zone_of, g.face, g.flags, g.owner
-    visibility, known = g.game.visibility, g.known
-    keys: list = []
-    for c in cards:
-        if c is None or c in marked:
-            keys.append(c)
-            continue
-        ref = zone_of[c]
-        vis = visibility[ref.name]  # as visible(g, c, player), inlined: it runs per card
-        if vis == "public" and face[c] or vis != "hidden" and owner[c] == player \
-                or player is None or known and known.get(c, 0) >> player & 1:
-            keys.append((defs[c].id, ref, face[c], flags[c], owner[c]))
-        else:
-            keys.append(c)
-    return keys
+    return [c if c is None else card_class(g, c, player, marked) for c in cards]
+
+
+def card_class(g: GameState, c: int, player: int, marked: set | frozenset) -> Any:
+    """The card's key: (printed card, zone, face, states, owner) when `player` sees it and
+    it is not `marked` (see _unmerged); the card itself otherwise."""
+    if c in marked:
+        return c
+    ref = g.zone_of[c]
+    vis = g.game.visibility[ref.name]  # as visible(g, c, player), inlined
+    face = g.face[c]
+    if vis == "public" and face or vis != "hidden" and g.owner[c] == player \
+            or player is None or g.known and g.known.get(c, 0) >> player & 1:
+        return (g.defs[c].id, ref, face, g.flags[c], g.owner[c])
+    return c
 
 
 _NONE: frozenset = frozenset()
@@ -358,15 +372,12 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
-    """Call a ruleset verb. A direct one (game.direct_verbs) runs now as a Python function;
-    True when code was left to run first, on new frames (the verb's body in the VM, a
-    replacement, a choice in a verb the direct one called...)."""
+    """Call a ruleset verb with its parameters (a new dict; a `cards` one a tuple: the
+    compiled call makes it one, see _Generator.params). A direct one (game.direct_verbs)
+    runs now as a Python function; True when code was left to run first, on new frames
+    (the verb's body in the VM, a replacement, a choice in a verb the direct one called...)."""
     body, cards, each, guarded, hearing, direct = g.game.verb_plans.get(name) \
         or _verb_plan(g.game, name)
-    for pname in cards:
-        value = params[pname]
-        if type(value) is not tuple:
-            params[pname] = as_cards(g, value)
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
         return len(params[each]) > 1 and _call_each(g, name, params, caller)
     replaced = caller.get("#replaced", ())
@@ -382,7 +393,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     if hearing is not None:  # triggers may need to look back at these cards
         env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
                                 else [c for p in cards for c in params[p]])
-    env["#replaced"] = replaced
+    if replaced:  # (only replacements read it: see _replace)
+        env["#replaced"] = replaced
     if not direct:
         g.frames.append(Frame(body, env, "verb"))
         return True
