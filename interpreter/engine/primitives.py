@@ -157,22 +157,28 @@ def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None
         if low is not None and value < low:
             value = low
         g.res[target][name] = value
-        if not vm.quiet(g, "resource", changed=value != old):
+        heard = g.log is not None or "resource" in g.game.triggers_on  # (vm.quiet, inlined)
+        if heard and not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
-        channel = f"res:{name}"
+        channel = "res:" + name
         if value != old:
+            if not heard:
+                g.version += 1
             g.marks[channel] = g.version
     else:
-        channel = f"counter:{name}"
+        channel = "counter:" + name
+        heard = g.log is not None or "counter" in g.game.triggers_on  # (vm.quiet, inlined)
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
             value = max(old + n if add else n, 0)
             g.counters[(cid, name)] = value
-            if not vm.quiet(g, "counter", changed=value != old):
+            if heard and not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
             if value != old:
+                if not heard:
+                    g.version += 1
                 g.marks[channel] = g.version
     ends = g.game.end_reads  # check_end(g, channel), without the call
     if ends is None or channel in ends:

@@ -21,6 +21,7 @@ from interpreter.engine.state import (
 )
 
 MAX_STEPS_PER_DECISION = 200_000
+_new_tuple = tuple.__new__
 
 
 def run(g: GameState) -> None:
@@ -63,7 +64,8 @@ def finish(g: GameState, result: Result) -> None:
 
 
 def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
-    g.decision = Decision(player, kind, options, prompt)
+    # (tuple.__new__: the named tuple's own __new__ is a Python call, one per decision)
+    g.decision = _new_tuple(Decision, (player, kind, options, prompt))
 
 
 def answer(g: GameState, option: Any) -> None:
