@@ -28,7 +28,7 @@ def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
     if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
         return
-    frames = g.frames
+    frames, rules = g.frames, g.game.ruleset.state_rules
     steps, limit = 0, MAX_STEPS_PER_DECISION
     try:
         while g.decision is None:
@@ -39,7 +39,13 @@ def run(g: GameState) -> None:
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
             while (pc := f.pc) < end:
-                code[pc].run(g, f)
+                instr = code[pc]
+                # a timing point: settle first (settle_point's quick checks, inlined)
+                if instr.timing and (g.pending or g.queue or rules and g.rules_at != g.version) \
+                        and settle_point(g):
+                    steps += 1
+                    break
+                instr.run(g, f)
                 steps += 1
                 if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
