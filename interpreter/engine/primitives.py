@@ -34,6 +34,8 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
         return
     zdef = g.game.ruleset.zones[to.name]
+    scan = g.game.scan_zone_set  # where abilities can work
+    into_play = to.name in scan
     for cid in vm.as_cards(g, cards):
         dest = g.zones[to]
         if zdef.capacity is not None and len(dest) >= zdef.capacity and g.zone_of[cid] != to:
@@ -42,6 +44,8 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
                               "to": _zone_label(to), "why": "zone is full"})
             continue
         src = g.zone_of[cid]
+        if into_play or src.name in scan:
+            g.epoch += 1  # the cards whose abilities work may have changed
         g.zones[src].remove(cid)
         if position == "bottom":
             dest.append(cid)
@@ -67,7 +71,6 @@ def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
     """A card that changes zones is a new object: states, counters and modifiers go."""
     g.zone_of[cid] = to
     g.flags[cid] = 0
-    g.epoch += 1
     g.face[cid] = face == "up"
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
     g.clock += 1
@@ -97,7 +100,8 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if zone is None:
         return
     g.rng.shuffle(g.zones[zone])
-    g.epoch += 1
+    if zone.name in g.game.scan_zone_set:
+        g.epoch += 1  # (the order of the cards whose abilities work changed)
     if not vm.quiet(g, "shuffled"):
         vm.emit(g, "shuffled", {"zone": zone})
     g.marks[zone.name] = g.version
@@ -238,6 +242,8 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         cid = g.game.new_card(g, g.game.tokens[name], to.owner if to.owner >= 0 else env["you"],
                               to)
         g.zones[to].insert(0, cid)
+        if to.name in g.game.scan_zone_set:
+            g.epoch += 1
         zdef = g.game.ruleset.zones[to.name]
         _enter(g, cid, to, zdef.face if face is None else face)
         if not vm.quiet(g, "created"):

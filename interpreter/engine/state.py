@@ -118,9 +118,9 @@ class GameState:
         self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
         # state fingerprints since the last decision (with a `loop` rule), for forced loops
         self.seen: dict | None = {} if limits.loop_returns else None
-        # bumped whenever a card changes zone, a zone is reordered or a state that disables
-        # abilities is set or cleared: the live cards (and the abilities that work) are
-        # recomputed only then
+        # bumped whenever a card enters or leaves a zone where abilities can work, such a zone
+        # is reordered, or a state that disables abilities is set or cleared: the live cards
+        # (and the abilities that work) are recomputed only then
         self.epoch = 0
         self.live: list[int] = []
         self.live_at = -1
