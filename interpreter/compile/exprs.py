@@ -705,9 +705,10 @@ class _Generator:
         rest = [t for t in terms if t is not tied[0]]
         cond = " and ".join(f"({self.test(t, True, True)})" for t in rest) or "True"
         name = f"_j{len(self.prelude)}"
-        self.prelude.append(f"{name} = {{{self.sub(inner, True, True)} for it in "
-                            f"{self.cards(f.source, in_filter, False)} if {cond}}}")
-        self.prelude.append(f"{name}.discard(None)")
+        self.prelude += [f"{name} = set()",  # (a loop: a comprehension is a call of its own)
+                         f"for it in {self.cards(f.source, in_filter, False)}:",
+                         f"    if {cond}:", f"        {name}.add({self.sub(inner, True, True)})",
+                         f"{name}.discard(None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
