@@ -33,6 +33,7 @@ class Game:
         self.program = program
         self.order_code = (OrderTriggers(),)
         self.call_code = (CallFromEnv(),)
+        self.offer_codes: dict[str, tuple] = {}  # see primitives.offer
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         self._where_abilities_work([*cards.values(), *tokens.values()])

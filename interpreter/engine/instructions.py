@@ -17,7 +17,11 @@ DONE = "done"
 
 
 class Instr:
+    """`timing`: the instruction is a timing point; state rules and waiting triggered
+    abilities go first (the run loop settles them before it runs the instruction)."""
+
     __slots__ = ()
+    timing = False
 
     def run(self, g: GameState, f: Frame) -> None:
         raise NotImplementedError

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.engine import vm
+from interpreter.engine.actions import Offer
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
 
@@ -156,22 +157,28 @@ def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None
         if low is not None and value < low:
             value = low
         g.res[target][name] = value
-        if not vm.quiet(g, "resource", changed=value != old):
+        heard = g.log is not None or "resource" in g.game.triggers_on  # (vm.quiet, inlined)
+        if heard and not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
-        channel = f"res:{name}"
+        channel = "res:" + name
         if value != old:
+            if not heard:
+                g.version += 1
             g.marks[channel] = g.version
     else:
-        channel = f"counter:{name}"
+        channel = "counter:" + name
+        heard = g.log is not None or "counter" in g.game.triggers_on  # (vm.quiet, inlined)
         for cid in vm.as_cards(g, target):
             old = g.counters.get((cid, name), 0)
             value = max(old + n if add else n, 0)
             g.counters[(cid, name)] = value
-            if not vm.quiet(g, "counter", changed=value != old):
+            if heard and not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
             if value != old:
+                if not heard:
+                    g.version += 1
                 g.marks[channel] = g.version
     ends = g.game.end_reads  # check_end(g, channel), without the call
     if ends is None or channel in ends:
@@ -257,11 +264,17 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
 def offer(g: GameState, env: dict, player: int, action: str) -> None:
     """Give a player a window to take an action, or one of a named window's actions (or
     pass), e.g. a response to a declaration."""
-    from interpreter.engine.actions import Offer
+    code = g.game.offer_codes.get(action) or _offer_code(g, action)
+    g.frames.append(Frame(code, {"#who": player}, "block"))
 
+
+def _offer_code(g: GameState, action: str) -> tuple:
+    """The window's code, made once per game (some rulesets offer a window at every
+    declaration)."""
     w = g.game.ruleset.windows.get(action)
-    instr = Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name)
-    g.frames.append(Frame((instr,), {"#who": player}, "block"))
+    code = g.game.offer_codes[action] = (
+        Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name),)
+    return code
 
 
 def cancel(g: GameState, env: dict) -> None:

@@ -39,13 +39,12 @@ class PhaseStart(Instr):
     """Enter a phase, or skip it when its `if` condition does not hold."""
 
     __slots__ = ("phase", "skip")
+    timing = True
 
     def __init__(self, phase: PhaseDef, skip: int) -> None:
         self.phase, self.skip = phase, skip
 
     def run(self, g: GameState, f: Frame) -> None:
-        if vm.settle_point(g):
-            return
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
@@ -65,14 +64,13 @@ class Window(Instr):
     With `max_actions`, the phase also ends once that many actions were taken."""
 
     __slots__ = ("phase", "prompt")
+    timing = True
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
         self.prompt = f"{phase.name} phase: act"
 
     def run(self, g: GameState, f: Frame) -> None:
-        if vm.settle_point(g):
-            return
         if self.phase.max_actions is not None and window_full(f, self.phase.max_actions):
             return
         options = legal_actions(g, self.phase.actions, g.turn_player)
@@ -91,13 +89,12 @@ class Window(Instr):
 
 class PhaseEnd(Instr):
     __slots__ = ("phase",)
+    timing = True
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
-        if vm.settle_point(g):
-            return
         f.pc += 1
         if (g.log is not None or "phase_end" in g.game.triggers_on) \
                 and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
@@ -108,13 +105,12 @@ class PhaseEnd(Instr):
 
 class TurnEnd(Instr):
     __slots__ = ("loop",)
+    timing = True
 
     def __init__(self, loop: int) -> None:
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
-        if vm.settle_point(g):
-            return
         if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
             f.env["#ending"] = True
             if not vm.quiet(g, "turn_end", changed=False):
@@ -212,13 +208,12 @@ class Push(Instr):
     """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player."""
 
     __slots__ = ("code",)
+    timing = True
 
     def __init__(self, code: tuple) -> None:
         self.code = code
 
     def run(self, g: GameState, f: Frame) -> None:
-        if vm.settle_point(g):
-            return
         f.pc += 1
         if self.code:
             env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}

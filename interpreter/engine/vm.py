@@ -21,13 +21,14 @@ from interpreter.engine.state import (
 )
 
 MAX_STEPS_PER_DECISION = 200_000
+_new_tuple = tuple.__new__
 
 
 def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
     if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
         return
-    frames = g.frames
+    frames, rules = g.frames, g.game.ruleset.state_rules
     steps, limit = 0, MAX_STEPS_PER_DECISION
     try:
         while g.decision is None:
@@ -38,7 +39,13 @@ def run(g: GameState) -> None:
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
             while (pc := f.pc) < end:
-                code[pc].run(g, f)
+                instr = code[pc]
+                # a timing point: settle first (settle_point's quick checks, inlined)
+                if instr.timing and (g.pending or g.queue or rules and g.rules_at != g.version) \
+                        and settle_point(g):
+                    steps += 1
+                    break
+                instr.run(g, f)
                 steps += 1
                 if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
@@ -63,7 +70,8 @@ def finish(g: GameState, result: Result) -> None:
 
 
 def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
-    g.decision = Decision(player, kind, options, prompt)
+    # (tuple.__new__: the named tuple's own __new__ is a Python call, one per decision)
+    g.decision = _new_tuple(Decision, (player, kind, options, prompt))
 
 
 def answer(g: GameState, option: Any) -> None:
