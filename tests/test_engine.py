@@ -217,6 +217,37 @@ def test_random_in_a_filter_draws_once_per_card(ucb, ucb_decks):
     assert g.rng.getstate() == expected.rng.getstate()
 
 
+def test_a_filter_its_count_and_its_existence_compiled_as_loops(ucb, ucb_decks):
+    """A filter, or its count, or whether it has a card, compiled as a function of its own (a
+    loop rather than a comprehension): the cards that pass, in zone order, with conditions on
+    the candidate, on a variable, and on another filter."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    hand = g.zones[ZoneRef("hand", 0)]
+    tapped = 1 << ucb.ruleset.states["tapped"].index
+    for c in hand[::2]:
+        g.flags[c] |= tapped
+    cost = {c: g.defs[c].props.get("cost", 0) for c in hand}
+    n_tapped = len(hand[::2])
+    cases = {"cost >= 2": lambda c: cost[c] >= 2, "tapped": lambda c: c in hand[::2],
+             "cost == 99": lambda c: False, "owner == player": lambda c: True,
+             "cost > count(hand(player) where tapped)": lambda c: cost[c] > n_tapped}
+    env = {**vm.effect_env(g, None, 0), "player": 0}
+    kept = set()
+    for cond, passes in cases.items():
+        expected = tuple(c for c in hand if passes(c))
+        kept.add(len(expected))
+        selection = f"hand(you) where {cond}"
+        assert compiler.compile(parse_expr(selection))(g, env) == expected
+        assert compiler.compile(parse_expr(f"count({selection})"))(g, env) == len(expected)
+        assert compiler.compile(parse_expr(f"exists({selection})"))(g, env) is bool(expected)
+    assert 0 in kept and len(hand) in kept and len(kept) > 2
+
+
 def test_a_property_compared_with_a_literal(ucb, ucb_decks):
     """`==` and `!=` against a literal (compiled to set lookups): a one-card selection reads
     as its card, and a value that cannot be seen (a reversed card's cost) is neither equal

@@ -212,7 +212,8 @@ def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never
 
 def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick():
     """A choice of several cards, one at a time: each pick offers one card per class among
-    the cards not chosen yet, in their order (a taken copy's place goes to the next copy)."""
+    the cards not chosen yet, in their order (a taken copy's place goes to the next copy);
+    once one class is left, its first cards are taken without asking."""
     text = RULESET.replace("actions: [free, dear, any]", "actions: [pick]").replace(
         "deck:\n", '  pick:\n    do: "choose 3 c from hand(you); move(c, pile(you))"\ndeck:\n', 1)
     cards = {"ruleset": "bounds", "cards": [{"name": n} for n in "ABC"]}
@@ -229,6 +230,13 @@ def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick(
         picks.append(option)
         vm.answer(g, option)
     assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(picks)
+    g = game.new_state([{"main": ["A", "A", "B", "A"]}] * 2, 0, log=False)
+    hand = list(g.zones[g.zone_key("hand", 0)])
+    assert [g.defs[c].name for c in hand] == ["A", "B", "A", "A"]
+    g.apply(0)  # pick
+    assert list(g.decision.options) == hand[:2]
+    vm.answer(g, hand[1])  # B: only copies of A are left, the first two are taken
+    assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(hand[:3])
 
 
 KINDS = """

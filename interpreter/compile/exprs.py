@@ -230,8 +230,7 @@ class ExprCompiler:
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
         gen = _Generator(self)
-        body = gen.expr(node, in_filter, local_it=False)
-        fn = gen.function(body)
+        fn = gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
         if self._memoizable(node, in_filter):
             key = next(_memo_keys) if _impure(node) \
                 else self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
@@ -268,12 +267,13 @@ class ExprCompiler:
         lines = []
         if isinstance(cards, A.Filter) and cards.name is None \
                 and not self._memoizable(cards, False):
-            lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
-            found = f"[it for it in _s if {gen.per_candidate(cards.cond, True, True)}]"
+            lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()",
+                      "_c = []", "for it in _s:",  # (a loop: a comprehension is a call of its own)
+                      f"    if {gen.per_candidate(cards.cond, True, True)}:", "        _c.append(it)"]
             printed = self.printed_test(cards.cond)
         else:
-            found, printed = gen.cards(cards, False, False), None
-        lines = [*prelude, *lines, f"_c = {found}", "if not _c:", "    return ()"]
+            lines, printed = [f"_c = {gen.cards(cards, False, False)}"], None
+        lines = [*prelude, *lines, "if not _c:", "    return ()"]
         start = len(prelude)
         once = [r for r in rules if "card" not in self.reads(r, False)]
         if once:
@@ -283,8 +283,9 @@ class ExprCompiler:
         per_card = [r for r in rules if r not in once]
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
         lines += prelude[start:]
-        fn = gen.function(f"tuple([{card} for {card} in _c if {conds}])" if conds
-                          else "tuple(_c)", lines)
+        if conds:
+            lines += ["_r = []", f"for {card} in _c:", f"    if {conds}:", f"        _r.append({card})"]
+        fn = gen.function("tuple(_r)" if conds else "tuple(_c)", lines)
         fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
         return fn
 
@@ -430,6 +431,23 @@ class _Generator:
                 v = f"({t} if type({t} := {v}) is tuple else as_cards(g, {t}))"
             items.append(f"{p.name!r}: {v}")
         return f"{{{', '.join(items)}}}"
+
+    def loop(self, n: A.Expr, in_filter: bool) -> Fn | None:
+        """A filter, or the count or existence of one, as a whole function: a loop over the
+        candidates (in CPython 3.11 a comprehension is a call of its own). None for any other
+        expression, and for one drawing from the RNG (left as written)."""
+        kind = "filter"
+        if isinstance(n, A.Call) and n.name in ("count", "exists") and len(n.args) == 1:
+            kind, n = n.name, n.args[0].value
+        if not isinstance(n, A.Filter) or n.name is not None or _impure(n):
+            return None
+        head, on_pass, result = {"filter": ("_c = []", "_c.append(it)", "tuple(_c)"),
+                                 "count": ("_c = 0", "_c += 1", "_c"),
+                                 "exists": ("pass", "return True", "False")}[kind]
+        source = self.cards(n.source, in_filter, False)
+        return self.function(result, [head, f"for it in {source}:",
+                                      f"    if {self.test(n.cond, True, True)}:",
+                                      f"        {on_pass}"])
 
     def function(self, body: str, head: list[str] | None = None) -> Fn:
         """The function returning `body`; before it, `head` (by default the hoisted lines)."""
@@ -687,9 +705,10 @@ class _Generator:
         rest = [t for t in terms if t is not tied[0]]
         cond = " and ".join(f"({self.test(t, True, True)})" for t in rest) or "True"
         name = f"_j{len(self.prelude)}"
-        self.prelude.append(f"{name} = {{{self.sub(inner, True, True)} for it in "
-                            f"{self.cards(f.source, in_filter, False)} if {cond}}}")
-        self.prelude.append(f"{name}.discard(None)")
+        self.prelude += [f"{name} = set()",  # (a loop: a comprehension is a call of its own)
+                         f"for it in {self.cards(f.source, in_filter, False)}:",
+                         f"    if {cond}:", f"        {name}.add({self.sub(inner, True, True)})",
+                         f"{name}.discard(None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:

@@ -192,9 +192,8 @@ class Choose(Instr):
             return self._finish(f, chosen + remaining)
         player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
         distinct = vm.distinct_cards(g, remaining, player)
-        if len(distinct) == 1 and not self.up_to:
-            f.env[self.key] = (_without(remaining, distinct[0]), need, chosen + distinct)
-            return None
+        if len(distinct) == 1 and not self.up_to:  # one class: as picking its first card
+            return self._finish(f, chosen + remaining[:need - len(chosen)])  # until done
         vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
