@@ -284,10 +284,10 @@ class GameState:
         first, then static ones."""
         index = self.mod_index
         if index is None or index[0] != self.version:
-            index = self._mod_index()
+            index = self.index_mods()
         return index[2].get((cid, prop))
 
-    def _mod_index(self) -> tuple[int, dict | None, dict]:
+    def index_mods(self) -> tuple[int, dict | None, dict]:
         """(version, static modifiers, (card, property) -> modifiers), indexed again when
         either kind of modifier changed (while Game.static_mods computes the static ones,
         reads see none: it drops the index it made then)."""
