@@ -105,3 +105,37 @@ def test_a_cards_parameter_is_every_card_given_however_it_is_given():
         assert g.decision.kind == "may"
         g.apply(next(i for i, a in enumerate(g.legal_actions()) if "yes" in a.label.lower()))
     assert g.res[0]["got"] == 3 + 1 + 3 + 3
+
+
+LOOPS = """
+id: loops
+name: loops over a zone, a single card and nothing
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  for each x in hand(turn_player) { change(turn_player, got, 1) };
+  for each x in hand(turn_player) { for each y in x { change(turn_player, got, 10) } };
+  for each x in deck(turn_player) { change(turn_player, got, 100) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loop_in_straight_code_runs_once_per_card_of_any_kind_of_value():
+    """`for each` takes a zone, a single card or no card as cards (straight code turns only
+    what is not already a tuple into cards)."""
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    cards = load_text(yaml.safe_dump({"ruleset": "loops", "cards": [{"name": "X"}]}), "c.yaml")
+    game = build_game(load_text(LOOPS, "loops.yaml"), [cards])
+    g = game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    assert g.res[0]["got"] == 3 * 1 + 3 * 10

@@ -92,8 +92,8 @@ def _neg(a: Any) -> Any:
 
 
 def _field(g: GameState, v: Any, prop: str) -> Any:
-    if type(v) is tuple:
-        v = single(v)
+    if type(v) is tuple and len(v) == 1:  # (single, inlined)
+        v = v[0]
     return g.game.readers[prop](g, v) if type(v) is int else None
 
 
@@ -189,9 +189,19 @@ def _memoized(fn: Fn, key: int) -> Fn:
 
     def cached(g: GameState, env: dict) -> Any:
         k = (key, env.get("you"))
-        value = g.memo.get(k, _MISSING) if g.memo_version == g.version else _MISSING
-        if value is _MISSING:
-            value = _remember(g, k, fn(g, env))
+        version = g.version
+        if g.memo_version == version:
+            value = g.memo.get(k, _MISSING)
+            if value is not _MISSING:
+                return value
+        value = fn(g, env)
+        # (_remember, inlined: most calls compute, once per state version)
+        version, statics = g.version, g._statics
+        if statics is None or statics[1] is not STATICS_PENDING or statics[0] != version:
+            if g.memo_version != version:
+                g.memo.clear()
+                g.memo_version = version
+            g.memo[k] = value
         return value
 
     return cached

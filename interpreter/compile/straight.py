@@ -114,7 +114,9 @@ class PyGen:
 
     def _foreach(self, s: A.ForEach, depth: int) -> None:
         n = len(self.lines)
-        self._line(depth, f"_s{n} = as_cards(g, {self._expr(s.source)})")
+        self._line(depth, f"_s{n} = {self._expr(s.source)}")
+        self._line(depth, f"if type(_s{n}) is not tuple:")  # (as_cards only when not one)
+        self._line(depth + 1, f"_s{n} = as_cards(g, _s{n})")
         self._loop(n, s, depth, f"_c{n}", f"_s{n}", f"enumerate(_s{n})", f"(_s{n}, _n{n} + 1)")
 
     def _repeat(self, s: A.Repeat, depth: int) -> None:

@@ -131,11 +131,19 @@ def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> 
     return env
 
 
-def start_action(g: GameState, option: tuple, player: int) -> None:
-    """Begin an action. Its limit counts now, or (limit.on: complete) only if it completes."""
+def start_action(g: GameState, f: Frame, option: tuple, player: int,
+                 max_actions: int | None) -> None:
+    """Begin an action taken in the window frame `f` runs (counted there for `max_actions`).
+    Its limit counts now, or (limit.on: complete) only if it completes."""
+    if max_actions is not None:
+        f.env["#taken"] = f.env.get("#taken", 0) + 1
     name, card, idx = option
     adef = g.game.ruleset.actions[name]
-    env = action_env(g, player, card, idx)
+    # (action_env, inlined: one action a decision)
+    env = {"you": player, "opponent": g.other(player), "player": player, "self": None,
+           "card": card}
+    if idx is not None:
+        env["ability"] = (card, idx)
     if adef.limit:
         key = _count_key(adef, player)
         if adef.limit[2] == "complete":
@@ -145,12 +153,6 @@ def start_action(g: GameState, option: tuple, player: int) -> None:
     if g.board is not None:
         repetition.note_action(g, player, option)
     g.frames.append(Frame(adef.body, env, "action"))
-
-
-def took_action(f: Frame, max_actions: int | None) -> None:
-    """Count an action taken in the window this frame is running (for `max_actions`)."""
-    if max_actions is not None:
-        f.env["#taken"] = f.env.get("#taken", 0) + 1
 
 
 def window_full(f: Frame, max_actions: int) -> bool:
@@ -192,5 +194,4 @@ class Offer(Instr):
         if option == DECLINE:
             close_window(f)
         else:
-            took_action(f, self.max_actions)
-            start_action(g, option, f.env["#who"])
+            start_action(g, f, option, f.env["#who"], self.max_actions)

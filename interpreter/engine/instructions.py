@@ -181,7 +181,9 @@ class Choose(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         state = f.env.get(self.key)
         if state is None:
-            cands = vm.as_cards(g, self.source(g, f.env))
+            cands = self.source(g, f.env)
+            if type(cands) is not tuple:  # (as_cards, inlined: sources mostly give tuples)
+                cands = vm.as_cards(g, cands)
             need = min(max(self.count(g, f.env) or 0, 0), len(cands))
             state = (cands, need, ())
             f.env[self.key] = state
@@ -313,6 +315,8 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
+        if g.log is None and self.event not in g.game.triggers_on:  # (quiet, inlined)
+            return
         env = f.env
         if not vm.quiet(g, self.event, env.get("#live"), changed=False):
             vm.emit(g, self.event, {k: env.get(k) for k in self.fields},

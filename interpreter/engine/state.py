@@ -324,7 +324,12 @@ class GameState:
 
     def _live_cards(self) -> list[int]:
         mask, flags, zones = self.game.disabling_mask, self.flags, self.zones
-        return [c for ref in self.game.ability_refs for c in zones[ref] if not flags[c] & mask]
+        live = []
+        for ref in self.game.ability_refs:  # (a loop: a comprehension is a call of its own)
+            for c in zones[ref]:
+                if not flags[c] & mask:
+                    live.append(c)
+        return live
 
 
 def visible(g: GameState, cid: int, viewer: int | None) -> bool:

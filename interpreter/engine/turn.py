@@ -10,7 +10,6 @@ from interpreter.engine.actions import (
     close_window,
     legal_actions,
     start_action,
-    took_action,
     window_full,
 )
 from interpreter.engine.instructions import Instr
@@ -31,7 +30,9 @@ class TurnStart(Instr):
         if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
             g.counts = {k: v for k, v in g.counts.items()
                         if not (k[1] == "own_turn" and k[2] == g.turn_player)}
-        if not vm.quiet(g, "turn_start"):
+        if g.log is None and "turn_start" not in g.game.triggers_on:  # (quiet, inlined)
+            g.version += 1
+        elif not vm.quiet(g, "turn_start"):
             vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
 
 
@@ -54,7 +55,9 @@ class PhaseStart(Instr):
             return
         f.pc += 1
         g.phase = self.phase.name
-        if not vm.quiet(g, "phase_start"):
+        if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
+            g.version += 1
+        elif not vm.quiet(g, "phase_start"):
             vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
                     ref=self.phase.ref)
 
@@ -83,8 +86,7 @@ class Window(Instr):
         if option == PASS:
             close_window(f)
         else:
-            took_action(f, self.phase.max_actions)
-            start_action(g, option, g.turn_player)
+            start_action(g, f, option, g.turn_player, self.phase.max_actions)
 
 
 class PhaseEnd(Instr):
@@ -113,7 +115,8 @@ class TurnEnd(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
             f.env["#ending"] = True
-            if not vm.quiet(g, "turn_end", changed=False):
+            if (g.log is not None or "turn_end" in g.game.triggers_on) \
+                    and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
                 vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
             return
         limits = g.game.ruleset.limits
