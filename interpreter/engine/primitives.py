@@ -36,7 +36,7 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     zdef = g.game.ruleset.zones[to.name]
     scan = g.game.scan_zone_set  # where abilities can work
     into_play = to.name in scan
-    for cid in vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
         dest = g.zones[to]
         if zdef.capacity is not None and len(dest) >= zdef.capacity and g.zone_of[cid] != to:
             if g.log is not None:
@@ -111,7 +111,7 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     bit = 1 << g.game.ruleset.states[state].index
     until = g.game.state_ends.get(state) if value else None  # it ends with a phase or turn
-    for cid in vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
         if bool(g.flags[cid] & bit) == bool(value):
             continue
         g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
@@ -131,7 +131,7 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
-    for cid in vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
         g.face[cid] = face == "up"
         if g.log is None and "flipped" not in g.game.triggers_on:  # vm.quiet, without the call
             g.version += 1
