@@ -18,13 +18,13 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 (night) on the 2-core machine (load 0.4-1), after the fourth round of
-speed-ups: three runs of --matches 600 --passes 3: sample decks 151-182 matches/s (median 173),
-vanilla 7.2-9.4x slower than hand-written (median 8.1x; 6.6x in CPU instructions, 19.3M against
-2.9M a match: bench/instructions.py), the hand-written simulator at 1,408-1,590 matches/s (0.47-
-0.53x the reference machine); card texts median 5,878/s (5,606-7,772). Wall-clock figures swing
-+-20-30% here: bench/instructions.py counts CPU instructions instead (README: figures, method,
-what changed).
+Last measured 2026-11-22 (late evening) on the 2-core machine (load ~1), after the fifth round
+of speed-ups: two runs of --matches 600 --passes 3: sample decks 233-249 matches/s, vanilla
+6.7-6.9x slower than hand-written (4.8x in CPU instructions, 14.0M against 2.9M a match:
+bench/instructions.py), the hand-written simulator at 2,195-2,270 matches/s (0.73-0.76x the
+reference machine; ~1.45x faster than the same machine ran during the fourth round's runs);
+card texts 7,678-8,632/s. Wall-clock figures swing +-20-30% here: bench/instructions.py counts
+CPU instructions instead (README: figures, method, what changed).
 
 Card texts after the parser work (2026-11-22, machine loaded by two other agents, load average
 ~2): median of 10 runs of `--matches 50` alternated with the code before it, 4,370/s against
