@@ -90,16 +90,21 @@ deck:
 """
 
 
+def _three_copies(ruleset: str, rid: str):
+    """A match of a toy ruleset, three copies of a card X in P1's deck."""
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    cards = load_text(yaml.safe_dump({"ruleset": rid, "cards": [{"name": "X"}]}), "c.yaml")
+    game = build_game(load_text(ruleset, f"{rid}.yaml"), [cards])
+    return game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+
+
 def test_a_cards_parameter_is_every_card_given_however_it_is_given():
     """A verb applied card by card (`each`) runs once per card of a zone, of a one-card
     selection and of a single card, from straight code and from the VM alike (the compiled
     call hands call_verb its cards as a tuple)."""
-    from interpreter.compile.build import build_game
-    from interpreter.load.yamlpos import load_text
-
-    cards = load_text(yaml.safe_dump({"ruleset": "cardsp", "cards": [{"name": "X"}]}), "c.yaml")
-    game = build_game(load_text(CARDS_PARAMS, "cardsp.yaml"), [cards])
-    g = game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    g = _three_copies(CARDS_PARAMS, "cardsp")
     assert g.res[0]["got"] == 3 + 1 + 3
     for _ in range(3):
         assert g.decision.kind == "may"
@@ -132,10 +137,5 @@ deck:
 def test_a_loop_in_straight_code_runs_once_per_card_of_any_kind_of_value():
     """`for each` takes a zone, a single card or no card as cards (straight code turns only
     what is not already a tuple into cards)."""
-    from interpreter.compile.build import build_game
-    from interpreter.load.yamlpos import load_text
-
-    cards = load_text(yaml.safe_dump({"ruleset": "loops", "cards": [{"name": "X"}]}), "c.yaml")
-    game = build_game(load_text(LOOPS, "loops.yaml"), [cards])
-    g = game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    g = _three_copies(LOOPS, "loops")
     assert g.res[0]["got"] == 3 * 1 + 3 * 10
