@@ -196,7 +196,7 @@ def _memoized(fn: Fn, key: int) -> Fn:
                 return value
         value = fn(g, env)
         # (_remember, inlined: most calls compute, once per state version)
-        version, statics = g.version, g._statics
+        statics = g._statics
         if statics is None or statics[1] is not STATICS_PENDING or statics[0] != version:
             if g.memo_version != version:
                 g.memo.clear()
