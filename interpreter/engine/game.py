@@ -36,7 +36,8 @@ class Game:
         self.offer_codes: dict[str, tuple] = {}  # see primitives.offer
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
-        self._where_abilities_work([*cards.values(), *tokens.values()])
+        pool = [*cards.values(), *tokens.values()]
+        self._where_abilities_work(pool)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
                                   if s.disables_abilities)
@@ -57,13 +58,13 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
-        self._index_abilities([*cards.values(), *tokens.values()])
+        self._index_abilities(pool)
         self.readers = self._readers()
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:
-        """This game as a match that holds only the cards `names` (and tokens) sees it: the
+        """This game narrowed to a match holding only the cards `names` (and the tokens): the
         abilities of cards outside the match are never looked for. A pool of hundreds of
         cards then costs a match of forty cards nothing (its events are heard by no one, no
         card of it can forbid or replace a verb...). The pool's compiled code and change
