@@ -24,9 +24,9 @@ class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
-                 tokens: dict[str, CardDef], modified: frozenset[str] = frozenset(),
+                 tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),
                  static_reads: frozenset[str] | None = None) -> None:
-        self.modified = modified  # properties that some text modifies
+        self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
         self.cards = cards
         self.tokens = tokens
@@ -37,6 +37,7 @@ class Game:
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
+        self.modified = self.modified_by(pool)  # some text of the whole pool modifies
         self._where_abilities_work(pool)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
@@ -59,7 +60,7 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities(pool)
-        self.readers = self._readers()
+        self.readers = self._readers(pool)
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self._narrowed: dict[frozenset[str], Game] = {}
 
@@ -76,7 +77,7 @@ class Game:
             pool = [*(d for d in self.cards.values() if d.name in key), *self.tokens.values()]
             game._where_abilities_work(pool)
             game._index_abilities(pool)
-            game.readers = game._readers()
+            game.readers = game._readers(pool)
         return game
 
     def _where_abilities_work(self, pool: list[CardDef]) -> None:
@@ -155,19 +156,25 @@ class Game:
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
-    def _readers(self) -> dict:
-        """prop name -> fn(g, cid): one lookup per property read on the hot path."""
+    def _readers(self, pool: list[CardDef]) -> dict:
+        """prop name -> fn(g, cid): one lookup per property read on the hot path. A property
+        that neither the ruleset nor a card of `pool` modifies reads its printed value."""
+        modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
         for name, pdef in self.ruleset.properties.items():
-            if name not in self.modified:  # nothing can change it: the printed value
-                readers[name] = _printed_reader(pdef, self.hiding_mask)
+            if name not in modified:  # nothing can change it: the printed value
+                readers[name] = _printed_reader(pdef, self.hiding_mask, pdef.in_bounds(pool))
             elif pdef.type == "number":
                 readers[name] = self._number_reader(pdef)
             else:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)
         return _Readers(readers)
+
+    def modified_by(self, pool: list[CardDef]) -> frozenset[str]:
+        """The properties the ruleset's own code or a text of a card of `pool` modifies."""
+        return self.rules_modify.union(*(d.modifies for d in pool))
 
     def _number_reader(self, pdef: PropDef) -> Callable[[GameState, int], Any]:
         """A number property some text modifies: printed value (or formula), then modifiers
@@ -328,12 +335,13 @@ def _read_none(g: GameState, cid: int) -> None:
     return None
 
 
-def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int], Any]:
-    """A property no text modifies, as one flat function: its printed value (clamped), unless
-    hidden. The hottest read of all."""
+def _printed_reader(pdef: PropDef, hiding_mask: int,
+                    in_bounds: bool) -> Callable[[GameState, int], Any]:
+    """A property no text modifies, as one flat function: its printed value (clamped, unless
+    every card's is `in_bounds`), unless hidden. The hottest read of all."""
     name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
-    if lo is None and hi is None:  # nothing to clamp: shorter still
+    if in_bounds:  # nothing to clamp: shorter still
         if not hide:
             return lambda g, cid: g.defs[cid].props.get(name, default)
         return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].props.get(name, default)
