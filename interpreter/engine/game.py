@@ -120,6 +120,10 @@ class Game:
         # what score() reads; by default the cards where abilities work (live_cards)
         self.score_reads = expand(self.ruleset.heuristic_reads) \
             if self.ruleset.heuristic is not None else tuple(sorted(live - {"@host"}))
+        # the channels GameState.unchanged may be asked about: a match starts with them marked
+        self.read_channels = frozenset(
+            ["@mods", *(c for reads in (self.static_reads, self.any_rule_reads,
+                                        self.score_reads) for c in reads or ())])
 
     def _index_abilities(self, pool: list[CardDef]) -> None:
         """The pool's abilities by what they do, for the engine to find the live ones fast."""
@@ -212,9 +216,13 @@ class Game:
         env = self.player_envs[player]
         if self.ruleset.heuristic is not None:
             return float(self.ruleset.heuristic(g, dict(env)) or 0)
-        board = [c for c in g.live_cards() if g.zone_of[c].name in self.ability_zone_set]
-        mine = sum(1 for c in board if g.owner[c] == player)
-        return float(2 * mine - len(board))
+        mine = board = 0
+        zone_of, owner, where = g.zone_of, g.owner, self.ability_zone_set
+        for c in g.live_cards():  # (a loop: a comprehension is a call of its own)
+            if zone_of[c].name in where:
+                board += 1
+                mine += owner[c] == player
+        return float(2 * mine - board)
 
     def works(self, g: GameState, cid: int, ability, zone: str | None = None) -> bool:
         """Is this ability of a card (in `zone`, default its zone now) working?"""
