@@ -213,9 +213,8 @@ if mods:
         cards `player` has than the opponent where abilities work (board presence)."""
         if g.result is not None:
             return 0.0 if g.result.winner is None else (1e6 if g.result.winner == player else -1e6)
-        env = self.player_envs[player]
-        if self.ruleset.heuristic is not None:
-            return float(self.ruleset.heuristic(g, dict(env)) or 0)
+        if self.ruleset.heuristic is not None:  # (an expression: it only reads its env)
+            return float(self.ruleset.heuristic(g, self.player_envs[player]) or 0)
         mine = board = 0
         zone_of, owner, where = g.zone_of, g.owner, self.ability_zone_set
         for c in g.live_cards():  # (a loop: a comprehension is a call of its own)

@@ -75,6 +75,8 @@ class LazyObservation(Mapping):
     """observation(g, player), built only if an agent reads it (random agents never do).
     Read it during the decision: it describes the state as it is when read."""
 
+    __slots__ = ("_g", "_player", "_data")  # (one is made at every decision)
+
     def __init__(self, g: GameState, player: int) -> None:
         self._g, self._player, self._data = g, player, None
 
@@ -96,9 +98,11 @@ class LazyObservation(Mapping):
 class LazyLabels(Sequence):
     """The labels of the pending decision's options, each made when first read."""
 
+    __slots__ = ("_g", "_decision", "_cache")  # (one is made at every decision)
+
     def __init__(self, g: GameState) -> None:
         self._g, self._decision = g, g.decision
-        self._cache: dict[int, str] = {}
+        self._cache: dict[int, str] | None = None  # (made when a label is first read)
 
     def __len__(self) -> int:
         return len(self._decision.options)
@@ -108,6 +112,8 @@ class LazyLabels(Sequence):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self)
+        if self._cache is None:
+            self._cache = {}
         if i not in self._cache:
             self._cache[i] = label(self._g, self._decision.options[i], self._decision.player)
         return self._cache[i]

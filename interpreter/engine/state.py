@@ -148,17 +148,13 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """The legal answers to the pending decision, labelled as the deciding player sees them."""
-        from interpreter.engine.observe import label
-
         d = self.decision
         if d is None:
             return []
-        return [Action(i, label(self, o, d.player)) for i, o in enumerate(d.options)]
+        return [Action(i, observe.label(self, o, d.player)) for i, o in enumerate(d.options)]
 
     def apply(self, action: Action | int) -> None:
         """Answer the pending decision and run to the next one (checked: raises IllegalAction)."""
-        from interpreter.engine import vm
-
         d = self.decision
         index = action.index if isinstance(action, Action) else action
         if d is None:
@@ -170,22 +166,16 @@ class GameState:
 
     def determinize(self, player: int, rng) -> GameState:
         """A copy with the cards `player` cannot see dealt again at random (for search)."""
-        from interpreter.engine.observe import determinize
-
-        return determinize(self, player, rng)
+        return observe.determinize(self, player, rng)
 
     def concede(self, player: int) -> None:
         """`player` resigns: open to any player at any decision, never one of the options."""
-        from interpreter.engine import vm
-
         if self.result is None:
             vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
 
     def observation(self, player: int) -> dict:
         """What `player` may see: never the opponent's hand or any deck order."""
-        from interpreter.engine.observe import observation
-
-        return observation(self, player)
+        return observe.observation(self, player)
 
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:
@@ -362,3 +352,8 @@ CARD_ATTR_SOURCE = {
 CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c')}")  # our own source
                 for name, source in CARD_ATTR_SOURCE.items()}
 CARD_ATTRS = frozenset(CARD_READERS)
+
+
+# (last: these modules import this one; a function-level import costs ~1 us at every call,
+# and apply() is called at every decision)
+from interpreter.engine import observe, vm  # noqa: E402

@@ -134,7 +134,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
         seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
         state = game.new_state([sections[k] for k in keys], seed, log=False, turns=turns)
         lead, starter = LeadTracker(game), None
-        while not state.is_over:
+        while state.result is None:  # (not is_over: a property is a call, at every decision)
             lead.look(state)
             if starter is None and state.turn == 1:
                 starter = state.turn_player
