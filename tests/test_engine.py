@@ -248,6 +248,42 @@ def test_a_filter_its_count_and_its_existence_compiled_as_loops(ucb, ucb_decks):
     assert 0 in kept and len(hand) in kept and len(kept) > 2
 
 
+def test_a_total_adds_what_can_be_seen_and_follows_changes(ucb, ucb_decks):
+    """`total(cards, prop)`: the sum of a property (a value that cannot be seen adds nothing)
+    or of a counter, over a zone (kept for the state version: changes show at once) or a
+    selection."""
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import ruleset_names
+    from interpreter.engine import primitives
+    from interpreter.lang.parser import parse_expr
+
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    zone, selection = (compiler.compile(parse_expr(text)) for text in (
+        "total(hand(you), cost)", "total(hand(you) where cost >= 2, cost)"))
+    env = vm.effect_env(g, None, 0)
+    hand = list(g.zones[ZoneRef("hand", 0)])
+    cost = {c: g.defs[c].props.get("cost", 0) for c in hand}
+    assert zone(g, env) == sum(cost.values()) > 0
+    assert selection(g, env) == sum(v for v in cost.values() if v >= 2)
+    primitives.set_state(g, env, (hand[0],), "reversed")  # its cost cannot be seen now
+    assert zone(g, env) == sum(cost.values()) - cost[hand[0]]
+    primitives.move(g, env, hand[1], ZoneRef("discard", 0))
+    assert zone(g, env) == sum(cost.values()) - cost[hand[0]] - cost[hand[1]]
+
+    kannagi = interpreter.load_game("kannagi")
+    g = kannagi.new_state(interpreter.default_decks(kannagi), 1, log=False)
+    damage = ExprCompiler(ruleset_names(kannagi.ruleset.raw)).compile(
+        parse_expr("total(field(you), 傷)"))
+    env = vm.effect_env(g, None, 0)
+    field = [c for c in g.zones[ZoneRef("hand", 0)]][:2]
+    primitives.move(g, env, tuple(field), ZoneRef("field", 0))
+    assert damage(g, env) == 0
+    primitives.change(g, env, field[0], "傷", 2)
+    primitives.change(g, env, tuple(field), "傷", 1)
+    assert damage(g, env) == 4
+
+
 def test_a_property_compared_with_a_literal(ucb, ucb_decks):
     """`==` and `!=` against a literal (compiled to set lookups): a one-card selection reads
     as its card, and a value that cannot be seen (a reversed card's cost) is neither equal

@@ -148,11 +148,18 @@ def _total(g: GameState, value: Any, prop: str) -> int:
     key = ("total", value, prop) if type(value) is ZoneRef else None
     if key is not None and g.memo_version == g.version and (kept := g.memo.get(key)) is not None:
         return kept
+    cards = g.zones[value] if key is not None else vm.as_cards(g, value)
+    total = 0
     if prop in g.game.ruleset.counters:
-        total = sum(g.counters.get((cid, prop), 0) for cid in vm.as_cards(g, value))
+        counters = g.counters
+        for cid in cards:  # (loops: a generator is a call of its own)
+            total += counters.get((cid, prop), 0)
     else:
         read = g.game.readers[prop]
-        total = sum(v for cid in vm.as_cards(g, value) if (v := read(g, cid)) is not None)
+        for cid in cards:
+            v = read(g, cid)
+            if v is not None:
+                total += v
     if key is not None:
         _remember(g, key, total)
     return total
