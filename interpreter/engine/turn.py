@@ -1,4 +1,10 @@
-"""The turn structure as VM instructions: turns, phases, action windows, trigger ordering."""
+"""The turn structure as VM instructions: turns, phases, action windows, trigger ordering.
+
+A turn instruction goes on: it runs the next one itself, in the same dispatch, when the run
+loop would settle nothing before it (the loop's check at a timing point, inlined). Every
+timing point stays; only the loop's round trip between them goes. TurnStart does not go
+on, so such a chain of calls is at most one turn long.
+"""
 
 from __future__ import annotations
 
@@ -50,16 +56,19 @@ class PhaseStart(Instr):
         # state a match or a scenario starts from
         if g.clean_at < 0:
             vm.check_end(g)
-        if self.phase.when is not None and not self.phase.when(g, f.env):
+        if self.phase.when is None or self.phase.when(g, f.env):
+            f.pc += 1
+            g.phase = self.phase.name
+            if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
+                g.version += 1
+            elif not vm.quiet(g, "phase_start"):
+                vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                        ref=self.phase.ref)
+        else:
             f.pc = self.skip
-            return
-        f.pc += 1
-        g.phase = self.phase.name
-        if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
-            g.version += 1
-        elif not vm.quiet(g, "phase_start"):
-            vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
-                    ref=self.phase.ref)
+        # go on (see the module's docstring)
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+            f.code[f.pc].run(g, f)
 
 
 class Window(Instr):
@@ -103,9 +112,14 @@ class PhaseEnd(Instr):
             vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
                     changed=False)
         expire(g, "phase")
+        # go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+            f.code[f.pc].run(g, f)
 
 
 class TurnEnd(Instr):
+    """Announce the turn's end; once the abilities that heard it resolved, pass the turn."""
+
     __slots__ = ("loop",)
     timing = True
 
@@ -113,22 +127,26 @@ class TurnEnd(Instr):
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
-        if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
-            f.env["#ending"] = True
-            if (g.log is not None or "turn_end" in g.game.triggers_on) \
-                    and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
-                vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
-            return
+        env = f.env
+        if "#ending" in env:  # again, once the abilities that heard it resolved
+            del env["#ending"]
+        elif (g.log is not None or "turn_end" in g.game.triggers_on) \
+                and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
+            vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
+            if g.pending:  # end-of-turn triggers resolve before the turn passes
+                env["#ending"] = True
+                return
         limits = g.game.ruleset.limits
         if limits.board_turns and repetition.board_at_turn_end(g):
+            env["#ending"] = True  # (after the judgement, the turn passes)
             judge(g, f, f"the same board for {limits.board_turns} turns", limits.board_ref)
             return
-        del f.env["#ending"]
         expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         g.version += 1
         g.marks["@turn"] = g.version
         f.pc = self.loop
+        f.code[self.loop].run(g, f)  # the next turn starts (not a timing point: nothing settles)
 
 
 def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
