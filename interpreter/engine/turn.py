@@ -111,7 +111,8 @@ class PhaseEnd(Instr):
                 and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
             vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
                     changed=False)
-        expire(g, "phase")
+        if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
+            expire(g, "phase")
         # go on
         if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
             f.code[f.pc].run(g, f)
@@ -141,7 +142,8 @@ class TurnEnd(Instr):
             env["#ending"] = True  # (after the judgement, the turn passes)
             judge(g, f, f"the same board for {limits.board_turns} turns", limits.board_ref)
             return
-        expire(g, "turn")
+        if g.mods or g.counts or "turn" in g.expiring:  # (else expire would end nothing)
+            expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         g.version += 1
         g.marks["@turn"] = g.version
