@@ -18,7 +18,7 @@ from interpreter.engine.actions import (
     start_action,
     window_full,
 )
-from interpreter.engine.instructions import Instr
+from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Frame, GameOver, GameState, Result
 
@@ -228,16 +228,33 @@ class OrderTriggers(Instr):
 
 
 class Push(Instr):
-    """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player."""
+    """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player.
+    One closed Straight run (instructions.closed_run) runs here, as a direct verb does."""
 
-    __slots__ = ("code",)
+    __slots__ = ("code", "direct")
     timing = True
 
     def __init__(self, code: tuple) -> None:
         self.code = code
+        self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if self.code:
-            env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
+        if not self.code:
+            return
+        env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
+        if not self.direct:
             g.frames.append(Frame(self.code, env, "effect"))
+            return
+        below = len(g.frames)
+        resume = self.code[0].fn(g, env)
+        if resume is not None:  # it goes on in the VM, after what it left to run
+            body = Frame(self.code, env, "effect")
+            body.pc = resume
+            g.frames.insert(below, body)
+            return
+        if vm.settle_point(g):  # the effect's end, as vm._after_effect: something started
+            return
+        # go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+            f.code[f.pc].run(g, f)
