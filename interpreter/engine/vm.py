@@ -51,7 +51,9 @@ def run(g: GameState) -> None:
                     break
             else:
                 frames.pop()
-                if f.kind in _EFFECT_KINDS:
+                # an effect's end: a timing point (settle_point's quick checks, inlined)
+                if f.kind in _EFFECT_KINDS and ("#complete" in f.env or g.pending or g.queue
+                                                or rules and g.rules_at != g.version):
                     _after_effect(g, f)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
