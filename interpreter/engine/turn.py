@@ -20,7 +20,9 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
-from interpreter.engine.state import Frame, GameOver, GameState, Result
+from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result
+
+_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
 
 
 class TurnStart(Instr):
@@ -83,13 +85,17 @@ class Window(Instr):
         self.prompt = f"{phase.name} phase: act"
 
     def run(self, g: GameState, f: Frame) -> None:
-        if self.phase.max_actions is not None and window_full(f, self.phase.max_actions):
-            return
-        options = legal_actions(g, self.phase.actions, g.turn_player)
-        if not options:
+        phase = self.phase
+        if phase.max_actions is None or not window_full(f, phase.max_actions):
+            options = legal_actions(g, phase.actions, g.turn_player)
+            if options:
+                g.decision = _new_tuple(Decision, (g.turn_player, "action", options + (PASS,),
+                                                   self.prompt))  # (vm.ask, inlined)
+                return
             close_window(f)
-            return
-        vm.ask(g, g.turn_player, "action", options + (PASS,), self.prompt)
+        # closed with nothing asked: go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+            f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
