@@ -1,9 +1,10 @@
 """The turn structure as VM instructions: turns, phases, action windows, trigger ordering.
 
-A turn instruction goes on: it runs the next one itself, in the same dispatch, when the run
-loop would settle nothing before it (the loop's check at a timing point, inlined). Every
-timing point stays; only the loop's round trip between them goes. TurnStart does not go
-on, so such a chain of calls is at most one turn long.
+A turn instruction goes on: it runs the next one (a timing point) itself, in the same
+dispatch, as the run loop would: unless settling first (the loop's check, inlined, then
+vm.settle_point) started something, which then runs first. Only the loop's round trip
+between them goes. TurnStart does not go on, so such a chain of calls is at most one turn
+long.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class PhaseStart(Instr):
         else:
             f.pc = self.skip
         # go on (see the module's docstring)
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
             f.code[f.pc].run(g, f)
 
 
@@ -94,7 +96,8 @@ class Window(Instr):
                 return
             close_window(f)
         # closed with nothing asked: go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
             f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
@@ -120,7 +123,8 @@ class PhaseEnd(Instr):
         if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
             expire(g, "phase")
         # go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
             f.code[f.pc].run(g, f)
 
 
@@ -262,5 +266,6 @@ class Push(Instr):
         if vm.settle_point(g):  # the effect's end, as vm._after_effect: something started
             return
         # go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version):
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
             f.code[f.pc].run(g, f)
