@@ -263,7 +263,7 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if vm.settle_point(g):  # the effect's end, as vm._after_effect: something started
+        if vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on
         if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \

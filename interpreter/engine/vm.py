@@ -51,10 +51,13 @@ def run(g: GameState) -> None:
                     break
             else:
                 frames.pop()
-                # an effect's end: a timing point (settle_point's quick checks, inlined)
-                if f.kind in _EFFECT_KINDS and ("#complete" in f.env or g.pending or g.queue
-                                                or rules and g.rules_at != g.version):
-                    _after_effect(g, f)
+                if f.kind in _EFFECT_KINDS:  # an effect's end
+                    if "#complete" in f.env:  # an action whose limit counts once it completes
+                        done = f.env["#complete"]
+                        g.counts[done] = g.counts.get(done, 0) + 1
+                    # a timing point (settle_point's quick checks, inlined)
+                    if g.pending or g.queue or rules and g.rules_at != g.version:
+                        settle_point(g)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
@@ -257,13 +260,6 @@ def checkpoint(g: GameState) -> None:
 
 
 _EFFECT_KINDS = frozenset({"effect", "trigger", "action"})
-
-
-def _after_effect(g: GameState, f: Frame) -> None:
-    done = f.env.get("#complete")  # an action whose limit counts only when it completes
-    if done is not None:
-        g.counts[done] = g.counts.get(done, 0) + 1
-    settle_point(g)
 
 
 def settle_point(g: GameState) -> bool:
