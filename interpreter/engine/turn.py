@@ -1,10 +1,10 @@
 """The turn structure as VM instructions: turns, phases, action windows, trigger ordering.
 
-A turn instruction goes on: it runs the next one (a timing point) itself, in the same
-dispatch, as the run loop would: unless settling first (the loop's check, inlined, then
-vm.settle_point) started something, which then runs first. Only the loop's round trip
-between them goes. TurnStart does not go on, so such a chain of calls is at most one turn
-long.
+Going on: once a turn instruction is done, the next one (a timing point) runs in the same
+dispatch, settled first exactly as the run loop settles (its quick checks, inlined, then
+vm.settle_point); when settling started something, that runs first and the loop comes back
+to the next one. Only the loop's round trip goes. TurnEnd starts the next turn itself, but
+TurnStart does not go on: a chain of such calls is at most one turn long.
 """
 
 from __future__ import annotations
