@@ -33,3 +33,34 @@ def test_an_action_limited_on_completion_counts_even_when_it_changed_nothing():
     assert any("knock" in x for x in labels)
     g.apply(next(i for i, x in enumerate(labels) if "knock" in x))
     assert g.decision.player == 1  # the window closed with nothing to offer: P2's turn
+
+
+STILL = """
+id: still
+name: a board that never changes, judged by a judgement that decides nothing
+players: 2
+resources:
+  heard: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+turn:
+  - phase: main
+limits:
+  judge: "change(you, heard, 0)"
+  same_board:
+    turns: 2
+    zones: [deck]
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_turn_judged_at_its_end_ends_once():
+    """The same board at the second turn end: judged there; the judgement decides nothing,
+    so the game is a draw. That turn_end was reported once: the judgement came after it."""
+    g = build_game(load_text(STILL, "still.yaml"), []).new_state([{}, {}], 0)
+    assert g.result is not None and g.result.winner is None
+    assert "the same board for 2 turns" in g.result.reason
+    ends = [r["turn"] for r in g.log if r["e"] == "turn_end"]
+    assert ends == [1, 2]
