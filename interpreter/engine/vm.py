@@ -268,7 +268,7 @@ def settle_point(g: GameState) -> bool:
     # they last found nothing
     if g.game.ruleset.state_rules and g.rules_at != g.version and _fire_state_rules(g):
         return True
-    if g.pending or g.queue:
+    if g.pending or g.queue and not _resolving(g):
         if g.seen is not None and repetition.loop_returned(g):
             return False
         checkpoint(g)
@@ -310,8 +310,13 @@ def cancel_action(g: GameState) -> None:
             return
 
 
+def _resolving(g: GameState) -> bool:
+    """A triggered ability is resolving or being ordered: the queued ones wait for it."""
+    return any(f.kind in ("trigger", "order") for f in g.frames)
+
+
 def _pump_queue(g: GameState) -> None:
-    if g.queue and not any(f.kind in ("trigger", "order") for f in g.frames):
+    if g.queue and not _resolving(g):
         push_trigger(g, g.queue.pop(0))
 
 
