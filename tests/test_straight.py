@@ -139,3 +139,57 @@ def test_a_loop_in_straight_code_runs_once_per_card_of_any_kind_of_value():
     what is not already a tuple into cards)."""
     g = _three_copies(LOOPS, "loops")
     assert g.res[0]["got"] == 3 * 1 + 3 * 10
+
+
+UPKEEP = """
+id: upkeep
+name: a phase's procedure whose verb a card replaces with a choice
+players: 2
+ability_zones: [field]
+resources:
+  life: {initial: 10}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  field: {visibility: public}
+  soul: {visibility: public}
+verbs:
+  damage:
+    params: {player: player, n: number}
+    do: "change(player, life, 0 - n)"
+setup: |
+  move(deck(turn_player) where name == 「Shield」, field(turn_player));
+  move(deck(turn_player), hand(turn_player))
+turn:
+  - phase: upkeep
+    do: "damage(you, 1); damage(opponent, 2)"
+  - phase: main
+    actions: [wait]
+actions:
+  wait:
+    do: "change(you, life, 0)"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_phase_procedure_handed_over_midway_goes_on_after_the_choice():
+    """The procedure runs as straight code without a frame; Shield replaces its first
+    damage with a discard that asks P1: the procedure waits for the answer, then goes on
+    (the second damage) before the phase's window opens."""
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    shield = {"name": "Shield", "abilities": [
+        "instead damage where player == you: choose 1 c from hand(you); move(c, soul(you))"]}
+    cards = load_text(yaml.safe_dump({"ruleset": "upkeep", "cards": [
+        shield, {"name": "X"}, {"name": "Y"}]}), "c.yaml")
+    game = build_game(load_text(UPKEEP, "upkeep.yaml"), [cards])
+    g = game.new_state([{"main": ["Shield", "X", "Y"]}, {}], 0)
+    assert (g.decision.player, g.decision.kind) == (0, "choose")
+    assert [g.res[p]["life"] for p in (0, 1)] == [10, 10]  # the rest waits for the answer
+    _choose(g, "X")
+    assert [g.defs[c].name for c in g.zones[ZoneRef("soul", 0)]] == ["X"]
+    assert [g.res[p]["life"] for p in (0, 1)] == [10, 8]
+    assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window

@@ -1,4 +1,11 @@
-"""The turn structure as VM instructions: turns, phases, action windows, trigger ordering."""
+"""The turn structure as VM instructions: turns, phases, action windows, trigger ordering.
+
+Going on: once a turn instruction is done, the next one (a timing point) runs in the same
+dispatch, settled first exactly as the run loop settles (its quick checks, inlined, then
+vm.settle_point); when settling started something, that runs first and the loop comes back
+to the next one. Only the loop's round trip goes. TurnEnd starts the next turn itself, but
+TurnStart does not go on: a chain of such calls is at most one turn long.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +19,11 @@ from interpreter.engine.actions import (
     start_action,
     window_full,
 )
-from interpreter.engine.instructions import Instr
+from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
-from interpreter.engine.state import Frame, GameOver, GameState, Result
+from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result
+
+_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
 
 
 class TurnStart(Instr):
@@ -50,16 +59,20 @@ class PhaseStart(Instr):
         # state a match or a scenario starts from
         if g.clean_at < 0:
             vm.check_end(g)
-        if self.phase.when is not None and not self.phase.when(g, f.env):
+        if self.phase.when is None or self.phase.when(g, f.env):
+            f.pc += 1
+            g.phase = self.phase.name
+            if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
+                g.version += 1
+            elif not vm.quiet(g, "phase_start"):
+                vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                        ref=self.phase.ref)
+        else:
             f.pc = self.skip
-            return
-        f.pc += 1
-        g.phase = self.phase.name
-        if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
-            g.version += 1
-        elif not vm.quiet(g, "phase_start"):
-            vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
-                    ref=self.phase.ref)
+        # go on (see the module's docstring)
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
+            f.code[f.pc].run(g, f)
 
 
 class Window(Instr):
@@ -74,13 +87,18 @@ class Window(Instr):
         self.prompt = f"{phase.name} phase: act"
 
     def run(self, g: GameState, f: Frame) -> None:
-        if self.phase.max_actions is not None and window_full(f, self.phase.max_actions):
-            return
-        options = legal_actions(g, self.phase.actions, g.turn_player)
-        if not options:
+        phase = self.phase
+        if phase.max_actions is None or not window_full(f, phase.max_actions):
+            options = legal_actions(g, phase.actions, g.turn_player)
+            if options:
+                g.decision = _new_tuple(Decision, (g.turn_player, "action", options + (PASS,),
+                                                   self.prompt))  # (vm.ask, inlined)
+                return
             close_window(f)
-            return
-        vm.ask(g, g.turn_player, "action", options + (PASS,), self.prompt)
+        # closed with nothing asked: go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
+            f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
@@ -102,10 +120,17 @@ class PhaseEnd(Instr):
                 and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
             vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
                     changed=False)
-        expire(g, "phase")
+        if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
+            expire(g, "phase")
+        # go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
+            f.code[f.pc].run(g, f)
 
 
 class TurnEnd(Instr):
+    """Announce the turn's end; once the abilities that heard it resolved, pass the turn."""
+
     __slots__ = ("loop",)
     timing = True
 
@@ -113,22 +138,27 @@ class TurnEnd(Instr):
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
-        if "#ending" not in f.env:  # end-of-turn triggers resolve before the turn passes
-            f.env["#ending"] = True
-            if (g.log is not None or "turn_end" in g.game.triggers_on) \
-                    and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
-                vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
-            return
+        env = f.env
+        if "#ending" in env:  # again, once the abilities that heard it resolved
+            del env["#ending"]
+        elif (g.log is not None or "turn_end" in g.game.triggers_on) \
+                and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
+            vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
+            if g.pending:  # end-of-turn triggers resolve before the turn passes
+                env["#ending"] = True
+                return
         limits = g.game.ruleset.limits
         if limits.board_turns and repetition.board_at_turn_end(g):
+            env["#ending"] = True  # (after the judgement, the turn passes)
             judge(g, f, f"the same board for {limits.board_turns} turns", limits.board_ref)
             return
-        del f.env["#ending"]
-        expire(g, "turn")
+        if g.mods or g.counts or "turn" in g.expiring:  # (else expire would end nothing)
+            expire(g, "turn")
         g.turn_player = g.other(g.turn_player)
         g.version += 1
         g.marks["@turn"] = g.version
         f.pc = self.loop
+        f.code[self.loop].run(g, f)  # the next turn starts (not a timing point: nothing settles)
 
 
 def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
@@ -209,16 +239,34 @@ class OrderTriggers(Instr):
 
 
 class Push(Instr):
-    """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player."""
+    """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player.
+    One closed Straight run (instructions.closed_run) runs here, as a direct verb does."""
 
-    __slots__ = ("code",)
+    __slots__ = ("code", "direct")
     timing = True
 
     def __init__(self, code: tuple) -> None:
         self.code = code
+        self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if self.code:
-            env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
+        if not self.code:
+            return
+        env = {"you": f.env["you"], "opponent": f.env["opponent"], "self": None}
+        if not self.direct:
             g.frames.append(Frame(self.code, env, "effect"))
+            return
+        below = len(g.frames)
+        resume = self.code[0].fn(g, env)
+        if resume is not None:  # it goes on in the VM, after what it left to run
+            body = Frame(self.code, env, "effect")
+            body.pc = resume
+            g.frames.insert(below, body)
+            return
+        if vm.settle_point(g):  # the effect's end, as in vm.run: something started
+            return
+        # go on
+        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                or not vm.settle_point(g):
+            f.code[f.pc].run(g, f)

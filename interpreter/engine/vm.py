@@ -51,8 +51,13 @@ def run(g: GameState) -> None:
                     break
             else:
                 frames.pop()
-                if f.kind in _EFFECT_KINDS:
-                    _after_effect(g, f)
+                if f.kind in _EFFECT_KINDS:  # an effect's end
+                    if "#complete" in f.env:  # an action whose limit counts once it completes
+                        done = f.env["#complete"]
+                        g.counts[done] = g.counts.get(done, 0) + 1
+                    # a timing point (settle_point's quick checks, inlined)
+                    if g.pending or g.queue or rules and g.rules_at != g.version:
+                        settle_point(g)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
@@ -257,20 +262,13 @@ def checkpoint(g: GameState) -> None:
 _EFFECT_KINDS = frozenset({"effect", "trigger", "action"})
 
 
-def _after_effect(g: GameState, f: Frame) -> None:
-    done = f.env.get("#complete")  # an action whose limit counts only when it completes
-    if done is not None:
-        g.counts[done] = g.counts.get(done, 0) + 1
-    settle_point(g)
-
-
 def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
     # asked very often: no call when there are no state rules, or nothing changed since
     # they last found nothing
     if g.game.ruleset.state_rules and g.rules_at != g.version and _fire_state_rules(g):
         return True
-    if g.pending or g.queue:
+    if g.pending or g.queue and not _resolving(g):
         if g.seen is not None and repetition.loop_returned(g):
             return False
         checkpoint(g)
@@ -312,8 +310,13 @@ def cancel_action(g: GameState) -> None:
             return
 
 
+def _resolving(g: GameState) -> bool:
+    """A triggered ability is resolving or being ordered: the queued ones wait for it."""
+    return any(f.kind in ("trigger", "order") for f in g.frames)
+
+
 def _pump_queue(g: GameState) -> None:
-    if g.queue and not any(f.kind in ("trigger", "order") for f in g.frames):
+    if g.queue and not _resolving(g):
         push_trigger(g, g.queue.pop(0))
 
 

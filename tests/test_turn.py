@@ -1,0 +1,66 @@
+"""Between two decisions the engine runs on without its run loop where nothing waits to
+settle (engine/turn.py, vm.run): what each timing point does must not change."""
+
+from __future__ import annotations
+
+from interpreter.compile.build import build_game
+from interpreter.load.yamlpos import load_text
+
+KNOCK = """
+id: knock
+name: an action limited on completion that changes nothing
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+turn:
+  - phase: main
+    actions: [knock]
+actions:
+  knock:
+    limit: {count: 1, per: turn, on: complete}
+    do: "let x = 1"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_an_action_limited_on_completion_counts_even_when_it_changed_nothing():
+    """The count waits for the action's end; with no state change nor trigger to settle
+    there, the end still counts it: not offered again, P1 has nothing left to do this turn."""
+    g = build_game(load_text(KNOCK, "knock.yaml"), []).new_state([{}, {}], 0)
+    labels = [a.label for a in g.legal_actions()]
+    assert any("knock" in x for x in labels)
+    g.apply(next(i for i, x in enumerate(labels) if "knock" in x))
+    assert g.decision.player == 1  # the window closed with nothing to offer: P2's turn
+
+
+STILL = """
+id: still
+name: a board that never changes, judged by a judgement that decides nothing
+players: 2
+resources:
+  heard: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+turn:
+  - phase: main
+limits:
+  judge: "change(you, heard, 0)"
+  same_board:
+    turns: 2
+    zones: [deck]
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_turn_judged_at_its_end_ends_once():
+    """The same board at the second turn end: judged there; the judgement decides nothing,
+    so the game is a draw. That turn_end was reported once: the judgement came after it."""
+    g = build_game(load_text(STILL, "still.yaml"), []).new_state([{}, {}], 0)
+    assert g.result is not None and g.result.winner is None
+    assert "the same board for 2 turns" in g.result.reason
+    ends = [r["turn"] for r in g.log if r["e"] == "turn_end"]
+    assert ends == [1, 2]
