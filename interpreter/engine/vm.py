@@ -87,8 +87,11 @@ def answer(g: GameState, option: Any) -> None:
 
 # ---------- values ----------
 def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
-    if type(value) is tuple:
+    kind = type(value)
+    if kind is tuple:
         return value
+    if kind is int:  # (the primitives' common case: one card, before any isinstance call)
+        return (value,)
     if value is None:
         return ()
     if isinstance(value, ZoneRef):
