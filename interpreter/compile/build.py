@@ -20,6 +20,7 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     """Compile a ruleset and its card files; raise DiagnosticError listing every problem."""
     rb = RulesetBuilder(ruleset_doc)
     ruleset, program = rb.build()
+    rules_modify = frozenset(rb.compiler.modified)  # what the ruleset's own code modifies
     cards: dict[str, CardDef] = {}
     next_id = 0
     for doc in card_docs:
@@ -39,7 +40,8 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
         raise DiagnosticError(rb.diags)
     rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
     modified = frozenset(rb.compiler.modified)
-    return Game(ruleset, cards, program, tokens, modified, _note_reads(rb, ruleset, modified))
+    return Game(ruleset, cards, program, tokens, rules_modify,
+                _note_reads(rb, ruleset, modified))
 
 
 def _note_reads(rb: RulesetBuilder, ruleset: Ruleset,

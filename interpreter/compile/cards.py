@@ -36,6 +36,15 @@ class CardBuilder:
         props = {k: v for k, v in card.items()
                  if k not in ("name", "text", "abilities", "effect", "condition")}
         self._check_props(at, props)
+        c = self.rb.compiler
+        pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
+        try:
+            return self._card(at, card, props)
+        finally:
+            pool_modified |= c.modified
+            c.modified = pool_modified
+
+    def _card(self, at: tuple, card: dict, props: dict) -> CardDef:
         abilities = []
         for j, _text in enumerate(card.get("abilities") or ()):
             ability = self.ability((*at, "abilities", j))
@@ -48,7 +57,8 @@ class CardBuilder:
             condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
         cid = self.next_id
         self.next_id += 1
-        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition)
+        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition,
+                       modifies=frozenset(self.rb.compiler.modified))
 
     def _check_props(self, at: tuple, props: dict) -> None:
         pdefs = self.rb._properties()

@@ -240,7 +240,7 @@ class RulesetBuilder:
         exprs = self.compiler.exprs
         hides = any(s.hides_properties for s in rs.states.values())
         exprs.printed = {name: _printed_source(p, hides) for name, p in rs.properties.items()
-                         if name not in self.compiler.modified and _in_bounds(p, pool)
+                         if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
         try:
             for name, (cards, rules) in self.selections.items():
@@ -386,15 +386,6 @@ def _printed_source(p: PropDef, hides: bool) -> str:
     if not hides or p.always_known:
         return read
     return f"(None if g.flags[{{c}}] & g.game.hiding_mask else {read})"
-
-
-def _in_bounds(p: PropDef, pool: list[CardDef]) -> bool:
-    """No card's printed value needs clamping (nor is missing where there are bounds)."""
-    if p.min is None and p.max is None:
-        return True
-    values = [d.props.get(p.name, p.default) for d in pool]
-    return all(type(v) is int and (p.min is None or v >= p.min) and (p.max is None or v <= p.max)
-               for v in values)
 
 
 def _default_expr(value: Any, ptype: str) -> A.Expr:

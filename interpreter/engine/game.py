@@ -24,9 +24,9 @@ class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
-                 tokens: dict[str, CardDef], modified: frozenset[str] = frozenset(),
+                 tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),
                  static_reads: frozenset[str] | None = None) -> None:
-        self.modified = modified  # properties that some text modifies
+        self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
         self.cards = cards
         self.tokens = tokens
@@ -37,6 +37,7 @@ class Game:
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
+        self.modified = self.modified_by(pool)  # some text of the whole pool modifies
         self._where_abilities_work(pool)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
@@ -59,7 +60,7 @@ class Game:
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
         self._index_abilities(pool)
-        self.readers = self._readers()
+        self.readers = self._readers(pool)
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self._narrowed: dict[frozenset[str], Game] = {}
 
@@ -76,7 +77,7 @@ class Game:
             pool = [*(d for d in self.cards.values() if d.name in key), *self.tokens.values()]
             game._where_abilities_work(pool)
             game._index_abilities(pool)
-            game.readers = game._readers()
+            game.readers = game._readers(pool)
         return game
 
     def _where_abilities_work(self, pool: list[CardDef]) -> None:
@@ -119,6 +120,10 @@ class Game:
         # what score() reads; by default the cards where abilities work (live_cards)
         self.score_reads = expand(self.ruleset.heuristic_reads) \
             if self.ruleset.heuristic is not None else tuple(sorted(live - {"@host"}))
+        # the channels GameState.unchanged may be asked about: a match starts with them marked
+        self.read_channels = frozenset(
+            ["@mods", *(c for reads in (self.static_reads, self.any_rule_reads,
+                                        self.score_reads) for c in reads or ())])
 
     def _index_abilities(self, pool: list[CardDef]) -> None:
         """The pool's abilities by what they do, for the engine to find the live ones fast."""
@@ -155,47 +160,53 @@ class Game:
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
-    def _readers(self) -> dict:
-        """prop name -> fn(g, cid): one lookup per property read on the hot path."""
+    def _readers(self, pool: list[CardDef]) -> dict:
+        """prop name -> fn(g, cid): one lookup per property read on the hot path. A property
+        that neither the ruleset nor a card of `pool` modifies reads its printed value."""
+        modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
         for name, pdef in self.ruleset.properties.items():
-            if name not in self.modified:  # nothing can change it: the printed value
-                readers[name] = _printed_reader(pdef, self.hiding_mask)
+            if name not in modified:  # nothing can change it: the printed value
+                readers[name] = _printed_reader(pdef, self.hiding_mask, pdef.in_bounds(pool))
             elif pdef.type == "number":
                 readers[name] = self._number_reader(pdef)
             else:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)
         return _Readers(readers)
 
+    def modified_by(self, pool: list[CardDef]) -> frozenset[str]:
+        """The properties the ruleset's own code or a text of a card of `pool` modifies."""
+        return self.rules_modify.union(*(d.modifies for d in pool))
+
     def _number_reader(self, pdef: PropDef) -> Callable[[GameState, int], Any]:
         """A number property some text modifies: printed value (or formula), then modifiers
-        in the ruleset's order, then clamp; None when it cannot be seen."""
-        name, default, formula, lo, hi = pdef.name, pdef.default, pdef.formula, pdef.min, pdef.max
+        in the ruleset's order, then clamp; None when it cannot be seen. Generated for the
+        property (only the steps it needs): one of the hottest reads."""
         hide = 0 if pdef.always_known else self.hiding_mask
-        statics, apply = self.has_statics, self.apply_modifiers
-
-        def read(g: GameState, cid: int) -> Any:
-            if g.flags[cid] & hide:
-                return None
-            value = g.defs[cid].props.get(name, default) if formula is None \
-                else formula(g, {"it": cid})
-            if g.mods or statics:
-                index = g.mod_index  # (g.mods_of, inlined: the hottest read of all)
-                if index is None or index[0] != g.version:
-                    index = g.index_mods()
-                mods = index[2].get((cid, name))
-                if mods:
-                    value = apply(value or 0, mods)
-            if value is not None:
-                if lo is not None and value < lo:
-                    value = lo
-                if hi is not None and value > hi:
-                    value = hi
-            return value
-
-        return read
+        lines = [f"if g.flags[cid] & {hide}:\n    return None"] if hide else []
+        lines.append("value = g.defs[cid].props.get(name, default)" if pdef.formula is None
+                     else "value = formula(g, {'it': cid})")
+        modifiers = """index = g.mod_index
+if index is None or index[0] != g.version:
+    index = g.index_mods()
+mods = index[2].get((cid, name))
+if mods:
+    value = apply(value or 0, mods)"""  # (g.mods_of, inlined)
+        # with static abilities in the game there may be modifiers at any time
+        lines.append(modifiers if self.has_statics
+                     else "if g.mods:\n" + modifiers.replace("\n", "\n    ").join(["    ", ""]))
+        if pdef.min is not None or pdef.max is not None:
+            lines.append("if value is not None:")
+            lines += [f"    if value {op} {bound!r}:\n        value = {bound!r}"
+                      for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
+        source = "def read(g, cid):\n" + "".join(
+            f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
+        namespace = {"name": pdef.name, "default": pdef.default, "formula": pdef.formula,
+                     "apply": self.apply_modifiers}
+        exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
+        return namespace["read"]
 
     def score(self, g: GameState, player: int) -> float:
         """The ruleset's heuristic for `player` (higher is better); by default, how many more
@@ -205,9 +216,13 @@ class Game:
         env = self.player_envs[player]
         if self.ruleset.heuristic is not None:
             return float(self.ruleset.heuristic(g, dict(env)) or 0)
-        board = [c for c in g.live_cards() if g.zone_of[c].name in self.ability_zone_set]
-        mine = sum(1 for c in board if g.owner[c] == player)
-        return float(2 * mine - len(board))
+        mine = board = 0
+        zone_of, owner, where = g.zone_of, g.owner, self.ability_zone_set
+        for c in g.live_cards():  # (a loop: a comprehension is a call of its own)
+            if zone_of[c].name in where:
+                board += 1
+                mine += owner[c] == player
+        return float(2 * mine - board)
 
     def works(self, g: GameState, cid: int, ability, zone: str | None = None) -> bool:
         """Is this ability of a card (in `zone`, default its zone now) working?"""
@@ -328,12 +343,13 @@ def _read_none(g: GameState, cid: int) -> None:
     return None
 
 
-def _printed_reader(pdef: PropDef, hiding_mask: int) -> Callable[[GameState, int], Any]:
-    """A property no text modifies, as one flat function: its printed value (clamped), unless
-    hidden. The hottest read of all."""
+def _printed_reader(pdef: PropDef, hiding_mask: int,
+                    in_bounds: bool) -> Callable[[GameState, int], Any]:
+    """A property no text modifies, as one flat function: its printed value (clamped, unless
+    every card's is `in_bounds`), unless hidden. The hottest read of all."""
     name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
-    if lo is None and hi is None:  # nothing to clamp: shorter still
+    if in_bounds:  # nothing to clamp: shorter still
         if not hide:
             return lambda g, cid: g.defs[cid].props.get(name, default)
         return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].props.get(name, default)

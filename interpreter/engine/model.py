@@ -31,6 +31,15 @@ class PropDef:
     always_known: bool = False  # readable even when a state hides the card's properties
     formula: Any = None  # a computed number: fn(g, {"it": card}) instead of a printed value
 
+    def in_bounds(self, pool: list[CardDef]) -> bool:
+        """No card of `pool` prints a value that needs clamping (nor lacks one where there are
+        bounds)."""
+        if self.min is None and self.max is None:
+            return True
+        values = [d.props.get(self.name, self.default) for d in pool]
+        return all(type(v) is int and (self.min is None or v >= self.min)
+                   and (self.max is None or v <= self.max) for v in values)
+
 
 @dataclass(frozen=True)
 class StateDef:
@@ -64,6 +73,7 @@ class CardDef:
     effect: Code = ()
     condition: ExprFn | None = None
     token: bool = False
+    modifies: frozenset[str] = frozenset()  # the properties its texts modify
 
 
 @dataclass(frozen=True)

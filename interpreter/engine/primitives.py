@@ -33,48 +33,67 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
          face: str | None = None) -> None:
     if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
         return
-    zdef = g.game.ruleset.zones[to.name]
-    scan = g.game.scan_zone_set  # where abilities can work
-    into_play = to.name in scan
+    game, name = g.game, to.name
+    zdef = game.ruleset.zones[name]
+    up = (zdef.face if face is None else face) == "up"
+    scan = game.scan_zone_set  # where abilities can work
+    into_play = name in scan
+    hearing = game.triggers_on.get("moved")
+    quiet = g.log is None and hearing is None  # vm.quiet(g, "moved"), without the call
+    ends = game.end_reads  # check_end for both zones, without the calls
+    to_ends = ends is None or name in ends
+    zones, zone_of, marks, dest = g.zones, g.zone_of, g.marks, g.zones[to]
+    owned = to.owner  # the controller of cards entering: the zone's owner, or their own
     for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
-        dest = g.zones[to]
-        if zdef.capacity is not None and len(dest) >= zdef.capacity and g.zone_of[cid] != to:
+        src = zone_of[cid]
+        if zdef.capacity is not None and len(dest) >= zdef.capacity and src != to:
             if g.log is not None:
-                g.log.append({"e": "move_failed", "card": g.game.show(g, "card", cid),
+                g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
                               "to": _zone_label(to), "why": "zone is full"})
             continue
-        src = g.zone_of[cid]
         if into_play or src.name in scan:
             g.epoch += 1  # the cards whose abilities work may have changed
-        g.zones[src].remove(cid)
+        zones[src].remove(cid)
         if position == "bottom":
             dest.append(cid)
         else:
             dest.insert(0, cid)
-        _enter(g, cid, to, zdef.face if face is None else face)
-        hearing = g.game.triggers_on.get("moved")
-        if g.log is None and hearing is None:  # vm.quiet(g, "moved"), without the call
+        # the card is a new object (_enter, inlined)
+        zone_of[cid] = to
+        g.flags[cid] = 0
+        g.face[cid] = up
+        g.controller[cid] = g.owner[cid] if owned < 0 else owned
+        g.clock += 1
+        g.stamp[cid] = g.clock
+        if g.mods or g.counters or g.known or g.host:
+            _forget(g, cid)
+        if quiet:
             g.version += 1
         else:  # the card looks back at the zone it left, if an ability of it there could hear
             gone = ((cid, src.name),) if hearing and g.defs[cid].id in hearing \
-                and src.name in g.game.scan_zone_set else ()
+                and src.name in scan else ()
             if not vm.quiet(g, "moved", gone):
-                vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
+                vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": name,
                                      "player": g.owner[cid]}, gone)
-        g.marks[src.name] = g.marks[to.name] = g.version
-        ends = g.game.end_reads  # check_end for both zones, without the calls
-        if ends is None or src.name in ends or to.name in ends:
+        marks[src.name] = marks[name] = g.version
+        if to_ends or src.name in ends:
             vm.check_end(g)
 
 
-def _enter(g: GameState, cid: int, to: ZoneRef, face: str) -> None:
+def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
     """A card that changes zones is a new object: states, counters and modifiers go."""
     g.zone_of[cid] = to
     g.flags[cid] = 0
-    g.face[cid] = face == "up"
+    g.face[cid] = up
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
     g.clock += 1
     g.stamp[cid] = g.clock
+    if g.mods or g.counters or g.known or g.host:
+        _forget(g, cid)
+
+
+def _forget(g: GameState, cid: int) -> None:
+    """The card's modifiers, counters, attachments and who saw it go (it is a new object)."""
     if g.mods:
         kept = [m for m in g.mods if m[0] != cid]
         if len(kept) != len(g.mods):
@@ -109,37 +128,52 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
-    bit = 1 << g.game.ruleset.states[state].index
-    until = g.game.state_ends.get(state) if value else None  # it ends with a phase or turn
+    game = g.game
+    bit = 1 << game.ruleset.states[state].index
+    on = bool(value)
+    until = game.state_ends.get(state) if on else None  # it ends with a phase or turn
+    disabling = bit & game.disabling_mask  # the card's abilities start or stop working
+    quiet = g.log is None and "state" not in game.triggers_on  # vm.quiet, without the call
+    channel = game.state_marks[state]
+    ends = game.end_reads  # check_end(g, channel), without the call
+    check = ends is None or channel in ends
+    flags = g.flags
     for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
-        if bool(g.flags[cid] & bit) == bool(value):
-            continue
-        g.flags[cid] = g.flags[cid] | bit if value else g.flags[cid] & ~bit
-        if until is not None:
-            g.expiring.setdefault(until, []).append(cid)
-        if bit & g.game.disabling_mask:  # the card's abilities start or stop working
+        had = flags[cid]
+        if on:
+            if had & bit:
+                continue
+            flags[cid] = had | bit
+            if until is not None:
+                g.expiring.setdefault(until, []).append(cid)
+        else:
+            if not had & bit:
+                continue
+            flags[cid] = had & ~bit
+        if disabling:
             g.epoch += 1
-        if g.log is None and "state" not in g.game.triggers_on:  # vm.quiet, without the call
+        if quiet:
             g.version += 1
         elif not vm.quiet(g, "state"):
-            vm.emit(g, "state", {"card": cid, "state": state, "value": bool(value)})
-        channel = g.game.state_marks[state]
+            vm.emit(g, "state", {"card": cid, "state": state, "value": on})
         g.marks[channel] = g.version
-        ends = g.game.end_reads  # check_end(g, channel), without the call
-        if ends is None or channel in ends:
+        if check:
             vm.check_end(g)
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
+    up = face == "up"
+    quiet = g.log is None and "flipped" not in g.game.triggers_on  # vm.quiet, without the call
+    ends = g.game.end_reads  # check_end(g, "@face"), without the call
+    check = ends is None or "@face" in ends
     for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
-        g.face[cid] = face == "up"
-        if g.log is None and "flipped" not in g.game.triggers_on:  # vm.quiet, without the call
+        g.face[cid] = up
+        if quiet:
             g.version += 1
         elif not vm.quiet(g, "flipped"):
             vm.emit(g, "flipped", {"card": cid, "face": face})
         g.marks["@face"] = g.version
-        ends = g.game.end_reads  # check_end(g, "@face"), without the call
-        if ends is None or "@face" in ends:
+        if check:
             vm.check_end(g)
 
 
@@ -245,7 +279,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         if to.name in g.game.scan_zone_set:
             g.epoch += 1
         zdef = g.game.ruleset.zones[to.name]
-        _enter(g, cid, to, zdef.face if face is None else face)
+        _enter(g, cid, to, (zdef.face if face is None else face) == "up")
         if not vm.quiet(g, "created"):
             vm.emit(g, "created", {"card": cid, "to_zone": to.name})
         g.marks[to.name] = g.version

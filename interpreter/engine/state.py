@@ -131,7 +131,7 @@ class GameState:
         # (version, static modifiers, (card, property) -> modifiers): see mods_of
         self.mod_index: tuple[int, dict | None, dict] | None = None
         # change channel (compile/reads.py) -> the version of the last change on it
-        self.marks: dict[str, int] = {}
+        self.marks: dict[str, int] = dict.fromkeys(game.read_channels, -1)
         # phase | turn -> the cards given a state that ends with it since it last ended (an
         # expiry looks at these cards only)
         self.expiring: dict[str, list[int]] = {}
@@ -241,12 +241,13 @@ class GameState:
         self._statics, self.mod_index, self.rules_at = None, None, -1
 
     def unchanged(self, since: int, channels: tuple[str, ...] | None) -> bool:
-        """No change landed on these channels after version `since` (None: untracked)."""
+        """No change landed on these channels after version `since` (None: untracked). They
+        are among the game's read_channels, marked from the start."""
         if channels is None or since < 0:
             return False
-        get = self.marks.get
+        marks = self.marks
         for c in channels:  # noqa: SIM110 (a loop: twice as fast as all() or max(map()) here)
-            if get(c, -1) > since:
+            if marks[c] > since:
                 return False
         return True
 
@@ -294,7 +295,7 @@ class GameState:
         statics = self.game.static_mods(self) if self.game.has_statics else None
         index = self.mod_index
         if index is not None and index[1] is statics \
-                and self.marks.get("@mods", -1) <= index[0]:
+                and self.marks["@mods"] <= index[0]:
             by_key = index[2]  # still the same modifiers
         else:
             by_key = {}

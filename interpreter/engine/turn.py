@@ -149,12 +149,13 @@ def expire(g: GameState, until: str) -> None:
     if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
         ended = ("@mods",)
-    mask = g.game.clear_masks.get(until, 0)
-    cards = g.expiring.pop(until, None) if mask else None  # (the only cards in such a state)
-    if cards and _clear(g.flags, cards, mask):
-        ended += g.game.clear_marks[until]
-        if mask & g.game.disabling_mask:
-            g.epoch += 1
+    cards = g.expiring.pop(until, None) if g.expiring else None  # (the only cards in such a state)
+    if cards:
+        mask = g.game.clear_masks[until]
+        if _clear(g.flags, cards, mask):
+            ended += g.game.clear_marks[until]
+            if mask & g.game.disabling_mask:
+                g.epoch += 1
     counted = len(g.counts)
     if counted:  # (action counts: no expression reads them)
         g.counts = {k: v for k, v in g.counts.items() if k[1] != until}

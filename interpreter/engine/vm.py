@@ -291,7 +291,10 @@ def _fire_state_rules(g: GameState) -> bool:
     if g.unchanged(clean, game.any_rule_reads):  # nothing any rule reads
         g.rules_at = g.version
         return False
-    rules = [rule for rule, reads in game.rules_with_reads if not g.unchanged(clean, reads)]
+    rules = []
+    for rule, reads in game.rules_with_reads:  # (a loop: a comprehension is a call of its own)
+        if not g.unchanged(clean, reads):
+            rules.append(rule)
     for penv in game.player_envs:
         for rule in rules:
             found = as_cards(g, rule.each(g, dict(penv)))
