@@ -284,3 +284,41 @@ def test_an_action_for_cards_no_deck_holds_is_left_out_and_only_then():
     for hand, offered in [("Unit", [("any", "Unit")]), ("Spell", [("any", "Spell"), ("cast", "Spell")])]:
         scenario = build_state(game, {"zones": {"hand@P1": [hand]}, "phase": "main"}, 0)
         assert sorted(_offered(scenario)) == offered
+
+
+CHOICE_COUNTS = """
+id: counts
+name: choices of a negative, an unknown and too large a number of cards
+players: 2
+properties:
+  cost: {type: number}
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  pile: {visibility: public}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  let k = 0 - 2;
+  choose k a from hand(turn_player);
+  let u = top(pile(turn_player)).cost;
+  choose u b from hand(turn_player);
+  choose 9 c from hand(turn_player);
+  change(turn_player, got, count(a) + 10 * count(b) + 100 * count(c))
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_choice_of_a_negative_or_unknown_number_picks_none_and_of_too_many_all():
+    """`choose N`: N below 0, or unknown (the cost of no card), picks no card and asks
+    nothing; N above the candidates picks them all, without asking either."""
+    cards = load_text(yaml.safe_dump({"ruleset": "counts", "cards": [
+        {"name": n, "cost": 1} for n in ("X", "Y", "Z")]}), "c.yaml")
+    game = build_game(load_text(CHOICE_COUNTS, "counts.yaml"), [cards])
+    g = game.new_state([{"main": ["X", "Y", "Z"]}, {}], 0)
+    assert g.decision is None and g.res[0]["got"] == 300  # (no action: on to the turn limit)

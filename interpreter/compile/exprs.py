@@ -272,7 +272,9 @@ class ExprCompiler:
 
         For speed (this runs for every action at every decision): the candidates come
         first, and with none the rules are not looked at; then rules that do not read
-        `card` are tested once, before the loop over candidates."""
+        `card` are tested once, before the rules about each candidate. A filter of a zone
+        and the rules about the card are one pass over the zone: the rules that do not read
+        `card` are tested at the first card passing the filter."""
         pure = not _impure((cards, *rules))
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
@@ -281,27 +283,39 @@ class ExprCompiler:
             return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
                                 f"if {conds}])")
         prelude = gen.prelude
-        lines = []
-        if isinstance(cards, A.Filter) and cards.name is None \
-                and not self._memoizable(cards, False):
-            lines += [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()",
-                      "_c = []", "for it in _s:",  # (a loop: a comprehension is a call of its own)
-                      f"    if {gen.per_candidate(cards.cond, True, True)}:", "        _c.append(it)"]
-            printed = self.printed_test(cards.cond)
-        else:
-            lines, printed = [f"_c = {gen.cards(cards, False, False)}"], None
-        lines = [*prelude, *lines, "if not _c:", "    return ()"]
-        start = len(prelude)
         once = [r for r in rules if "card" not in self.reads(r, False)]
+        per_card = [r for r in rules if r not in once]
+        filtered = isinstance(cards, A.Filter) and cards.name is None \
+            and not self._memoizable(cards, False)
+        printed = self.printed_test(cards.cond) if filtered else None
+        if filtered:
+            lines = [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
+            test = gen.per_candidate(cards.cond, True, True)
+            if not per_card:
+                lines += ["_c = []", "for it in _s:",  # (a loop: a comprehension is a call)
+                          f"    if {test}:", "        _c.append(it)", "if not _c:", "    return ()"]
+        else:
+            lines = [f"_c = {gen.cards(cards, False, False)}", "if not _c:", "    return ()"]
+        lines = [*prelude, *lines]
+        start = len(prelude)
+        first = []  # what is computed once, before the rules about a candidate
         if once:
             guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
-            lines += [*prelude[start:], f"if not ({guard}):", "    return ()"]
+            first += [*prelude[start:], f"if not ({guard}):", "    return ()"]
             start = len(prelude)
-        per_card = [r for r in rules if r not in once]
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
-        lines += prelude[start:]
-        if conds:
-            lines += ["_r = []", f"for {card} in _c:", f"    if {conds}:", f"        _r.append({card})"]
+        first += prelude[start:]
+        if conds and filtered:  # one pass: the filter's test, then the rules'
+            lines += ["_r = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
+                      "        if _r is None:",  # (its loops may bind `it`: the card is kept)
+                      *(" " * 12 + line for line in first), " " * 12 + "_r = []",
+                      f"        if {conds}:",
+                      f"            _r.append({card})", "if _r is None:", "    return ()"]
+        elif conds:
+            lines += [*first, "_r = []", f"for {card} in _c:", f"    if {conds}:",
+                      f"        _r.append({card})"]
+        else:
+            lines += first
         fn = gen.function("tuple(_r)" if conds else "tuple(_c)", lines)
         fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
         return fn

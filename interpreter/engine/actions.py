@@ -72,10 +72,6 @@ def _distinct(g: GameState, options: list[tuple], player: int) -> list[tuple]:
     return out
 
 
-def _count_key(adef: ActionDef, player: int) -> tuple:
-    return (adef.name, adef.limit[1], player)
-
-
 def _candidates(g: GameState, adef: ActionDef, player: int, out: list) -> None:
     """The options of one action, rule by rule (when no compiled selection applies)."""
     env = action_env(g, player, None, None)
@@ -139,14 +135,15 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
         f.env["#taken"] = f.env.get("#taken", 0) + 1
     name, card, idx = option
     adef = g.game.ruleset.actions[name]
-    # (action_env, inlined: one action a decision)
-    env = {"you": player, "opponent": g.other(player), "player": player, "self": None,
-           "card": card}
+    # (action_env, inlined: one action a decision; the player's env knows the opponent)
+    env = {"you": player, "opponent": g.game.player_envs[player]["opponent"], "player": player,
+           "self": None, "card": card}
     if idx is not None:
         env["ability"] = (card, idx)
-    if adef.limit:
-        key = _count_key(adef, player)
-        if adef.limit[2] == "complete":
+    limit = adef.limit
+    if limit:
+        key = (name, limit[1], player)  # (_count_key, inlined)
+        if limit[2] == "complete":
             env["#complete"] = key
         else:
             g.counts[key] = g.counts.get(key, 0) + 1

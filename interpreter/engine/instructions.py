@@ -179,20 +179,25 @@ class Choose(Instr):
         self.by, self.up_to, self.prompt = by, up_to, prompt
 
     def run(self, g: GameState, f: Frame) -> None:
-        state = f.env.get(self.key)
+        env = f.env
+        state = env.get(self.key)
         if state is None:
-            cands = self.source(g, f.env)
+            cands = self.source(g, env)
             if type(cands) is not tuple:  # (as_cards, inlined: sources mostly give tuples)
                 cands = vm.as_cards(g, cands)
-            need = min(max(self.count(g, f.env) or 0, 0), len(cands))
+            need = self.count(g, env) or 0  # (no min() nor max(): each is a call)
+            if need < 0:
+                need = 0
+            elif need > len(cands):
+                need = len(cands)
             state = (cands, need, ())
-            f.env[self.key] = state
+            env[self.key] = state
         remaining, need, chosen = state
         if len(chosen) >= need or not remaining:
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):
             return self._finish(f, chosen + remaining)
-        player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+        player = self.by(g, env) if self.by else env.get("you", g.turn_player)
         distinct = vm.distinct_cards(g, remaining, player)
         if len(distinct) == 1 and not self.up_to:  # one class: as picking its first card
             return self._finish(f, chosen + remaining[:need - len(chosen)])  # until done

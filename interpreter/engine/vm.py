@@ -92,8 +92,11 @@ def answer(g: GameState, option: Any) -> None:
 
 # ---------- values ----------
 def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
-    if type(value) is tuple:
+    kind = type(value)
+    if kind is tuple:
         return value
+    if kind is int:  # (the primitives' common case: one card, before any isinstance call)
+        return (value,)
     if value is None:
         return ()
     if isinstance(value, ZoneRef):
@@ -125,8 +128,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
             continue
         f = first[i]
         if f is not None:
-            if marked is None:
-                marked = _unmerged(g)
+            if marked is None:  # (no call when nothing can be marked: the common case)
+                marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
             keys.add(card_class(g, f, player, marked))
             first[i] = None
         k = card_class(g, c, player, marked)
