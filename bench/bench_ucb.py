@@ -18,13 +18,17 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 (late evening) on the 2-core machine (load ~1), after the fifth round
-of speed-ups: two runs of --matches 600 --passes 3: sample decks 233-249 matches/s, vanilla
-6.7-6.9x slower than hand-written (4.8x in CPU instructions, 14.0M against 2.9M a match:
-bench/instructions.py), the hand-written simulator at 2,195-2,270 matches/s (0.73-0.76x the
-reference machine; ~1.45x faster than the same machine ran during the fourth round's runs);
-card texts 7,678-8,632/s. Wall-clock figures swing +-20-30% here: bench/instructions.py counts
-CPU instructions instead (README: figures, method, what changed).
+Last measured 2026-11-22 (night) on the 2-core machine, after the sixth round of speed-ups:
+vanilla 4.4x the hand-written simulator in CPU instructions (12.9M against 2.9M a match:
+bench/instructions.py). The wall clock swung too much that night to rank anything: runs a few
+minutes apart on an idle machine had the hand-written simulator at 1,329-2,208 matches/s and
+vanilla 5.1-8.2x slower; sample decks 176-218 matches/s; card texts 4,899/s in one run (the
+machine at 0.66x the reference one: ~7,400/s scaled; callgrind counts the same 631k
+instructions per text as before the round). The fifth round's quieter runs (--matches 600
+--passes 3): vanilla 6.7-6.9x, sample decks 233-249 matches/s, hand-written 2,195-2,270
+matches/s, card texts 7,678-8,632/s. Wall-clock figures swing +-20-30% here, more on some
+nights: bench/instructions.py counts CPU instructions instead (README: figures, method, what
+changed).
 
 Card texts after the parser work (2026-11-22, machine loaded by two other agents, load average
 ~2): median of 10 runs of `--matches 50` alternated with the code before it, 4,370/s against
