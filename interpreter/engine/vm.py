@@ -405,8 +405,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
             return False
         if _replace(g, name, params, replaced):
             return True
-    env = {"you": caller.get("you"), "opponent": caller.get("opponent"),
-           "self": caller.get("self"), **params}
+    # (every env that runs code holds you, opponent and self: effect_env, action and turn envs)
+    env = {"you": caller["you"], "opponent": caller["opponent"], "self": caller["self"], **params}
     if hearing is not None:  # triggers may need to look back at these cards
         env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
                                 else [c for p in cards for c in params[p]])
