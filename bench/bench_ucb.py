@@ -19,7 +19,7 @@ runs ~3,000 matches/s; the last line scales this run's figures to that machine b
 hand-written simulator's speed measured here.
 
 Last measured 2026-11-22 (night) on the 2-core machine, after the sixth round of speed-ups:
-vanilla 4.4x the hand-written simulator in CPU instructions (12.9M against 2.9M a match:
+vanilla 4.4x the hand-written simulator in CPU instructions (12.8M against 2.9M a match:
 bench/instructions.py). The wall clock swung too much that night to rank anything: runs a few
 minutes apart on an idle machine had the hand-written simulator at 1,329-2,208 matches/s and
 vanilla 5.1-8.2x slower; sample decks 176-218 matches/s; card texts 4,899/s in one run (the
