@@ -51,6 +51,6 @@ def test_a_draw_keeps_what_was_found(kannagi):
 @pytest.mark.parametrize("text", ["count(field(you) where playable(it)) > 0", "random(6) == 1"])
 def test_a_read_the_engine_cannot_follow_is_never_kept(kannagi, text):
     names = ruleset_names(kannagi.ruleset.raw)
-    reads = Reads(names, kannagi.modified, {}, frozenset(), frozenset())
+    reads = Reads(names, kannagi.modified_by(kannagi.pool), {}, frozenset(), frozenset())
     assert reads.of(parse_text("expr", text)) is None
     assert reads.of(parse_text("expr", "count(field(you) where power > 2) > 0")) is not None

@@ -37,7 +37,6 @@ class Game:
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
-        self.modified = self.modified_by(pool)  # some text of the whole pool modifies
         self._where_abilities_work(pool)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()
