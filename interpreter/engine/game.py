@@ -53,6 +53,7 @@ class Game:
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
+        self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))
         self.field_types = dict(_ENGINE_FIELD_TYPES)

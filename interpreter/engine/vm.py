@@ -176,7 +176,7 @@ def _unmerged(g: GameState) -> set | frozenset:
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
-    return {"self": source, "you": controller, "opponent": g.other(controller)}
+    return {"self": source, "you": controller, "opponent": g.game.opponent[controller]}
 
 
 def _player(p: int | None) -> str | None:
