@@ -62,6 +62,7 @@ class Game:
         self._index_abilities(pool)
         self.readers = self._readers(pool)
         self.direct_verbs = direct_verbs(ruleset.verbs)
+        self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:

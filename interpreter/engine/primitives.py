@@ -187,30 +187,32 @@ def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
 
 def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None:
     """A player's resource or cards' counter `name` becomes n, or grows by n (`add`)."""
-    spec = g.game.ruleset.resources.get(name)
-    if spec is not None:
-        old = g.res[target].get(name, 0)
+    game = g.game
+    resource, low, channel, check = game.number_plans.get(name) or _number_plan(game, name)
+    heard = g.log is not None or ("resource" if resource else "counter") in game.triggers_on
+    if resource:
+        res = g.res[target]
+        old = res.get(name, 0)
         value = old + n if add else n
-        low = spec.get("min")
         if low is not None and value < low:
             value = low
-        g.res[target][name] = value
-        heard = g.log is not None or "resource" in g.game.triggers_on  # (vm.quiet, inlined)
+        res[name] = value
         if heard and not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
-        channel = "res:" + name
         if value != old:
             if not heard:
                 g.version += 1
             g.marks[channel] = g.version
     else:
-        channel = "counter:" + name
-        heard = g.log is not None or "counter" in g.game.triggers_on  # (vm.quiet, inlined)
-        for cid in vm.as_cards(g, target):
-            old = g.counters.get((cid, name), 0)
-            value = max(old + n if add else n, 0)
-            g.counters[(cid, name)] = value
+        counters = g.counters
+        for cid in target if type(target) is tuple else vm.as_cards(g, target):
+            key = (cid, name)
+            old = counters.get(key, 0)
+            value = old + n if add else n
+            if value < 0:
+                value = 0
+            counters[key] = value
             if heard and not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
@@ -218,9 +220,19 @@ def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None
                 if not heard:
                     g.version += 1
                 g.marks[channel] = g.version
-    ends = g.game.end_reads  # check_end(g, channel), without the call
-    if ends is None or channel in ends:
+    if check:  # (check_end(g, channel), without the call when no win/loss rule reads it)
         vm.check_end(g)
+
+
+def _number_plan(game: Any, name: str) -> tuple:
+    """What _set_number reads about a name, once per game: whether it is a resource (else a
+    counter), its floor, its change channel, and whether a win/loss rule may read that."""
+    spec = game.ruleset.resources.get(name)
+    channel = ("counter:" if spec is None else "res:") + name
+    ends = game.end_reads
+    plan = game.number_plans[name] = (spec is not None, None if spec is None else spec.get("min"),
+                                      channel, ends is None or channel in ends)
+    return plan
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:
