@@ -115,7 +115,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     """
     if len(cards) < 2:
         return cards
-    defs = g.defs
+    defs, zone_of, face, owner, known = g.defs, g.zone_of, g.face, g.owner, g.known
+    visibility = g.game.visibility
     first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
     keys: set = set()  # the classes kept, of the cards that have a copy here
     out = []
@@ -132,7 +133,13 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
                 marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
             keys.add(card_class(g, f, player, marked))
             first[i] = None
-        k = card_class(g, c, player, marked)
+        k = c  # card_class(g, c, player, marked), inlined: most cards that reach here are copies
+        if c not in marked:
+            ref, up = zone_of[c], face[c]
+            vis = visibility[ref.name]
+            if vis == "public" and up or vis != "hidden" and owner[c] == player \
+                    or player is None or known and known.get(c, 0) >> player & 1:
+                k = (i, ref, up, g.flags[c], owner[c])
         if k not in keys:
             keys.add(k)
             out.append(c)
