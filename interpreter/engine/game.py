@@ -131,8 +131,9 @@ class Game:
         self.pool = tuple(pool)  # the card definitions a match of this game can hold
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
-        # per card definition, its (index, ability) of the kinds static_keys indexes, and its
-        # triggered abilities (vm.live_statics indexes the live ones by (kind, key))
+        # per card definition, its (index, ability) of the kinds static_keys indexes, its
+        # triggered abilities and its static ones (vm.live_statics indexes the live ones by
+        # (kind, key); a static ability's key is "")
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in pool:
@@ -142,7 +143,6 @@ class Game:
                     per_def[d.id] = (*per_def.get(d.id, ()), idx)
                 elif a.kind == "static":
                     self.has_statics = True
-                    continue
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
                 self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
@@ -192,9 +192,9 @@ class Game:
         modifiers = """index = g.mod_index
 if index is None or index[0] != g.version:
     index = g.index_mods()
-mods = index[2].get((cid, name))
-if mods:
-    value = apply(value or 0, mods)"""  # (g.mods_of, inlined)
+mods = index[2].get(cid)
+if mods and name in mods:
+    value = apply(value or 0, mods[name])"""  # (g.mods_of, inlined)
         # with static abilities in the game there may be modifiers at any time
         lines.append(modifiers if self.has_statics
                      else "if g.mods:\n" + modifiers.replace("\n", "\n    ").join(["    ", ""]))
@@ -253,19 +253,16 @@ if mods:
                 return cached[1]
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
-        for cid in g.live_cards():
-            for ability in g.defs[cid].abilities:
-                if ability.kind != "static" or not self.works(g, cid, ability):
+        for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
+            env = vm.effect_env(g, cid, g.controller[cid])
+            if ability.cond is not None and not ability.cond(g, env):
+                continue
+            for target, prop, op, value_fn in ability.modifiers:
+                value = value_fn(g, env)
+                if value is None:
                     continue
-                env = vm.effect_env(g, cid, g.controller[cid])
-                if ability.cond is not None and not ability.cond(g, env):
-                    continue
-                for target, prop, op, value_fn in ability.modifiers:
-                    value = value_fn(g, env)
-                    if value is None:
-                        continue
-                    for t in vm.as_cards(g, target(g, env)):
-                        out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+                for t in vm.as_cards(g, target(g, env)):
+                    out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
         g._statics = (g.version, out)
         g.mod_index = None  # (made while they were computed: without them)
         return out
@@ -330,6 +327,9 @@ if mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+_STATIC = ("static", "")  # the live static abilities' key in vm.live_statics
 
 
 class _Readers(dict):

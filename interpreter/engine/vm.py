@@ -362,8 +362,9 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 
 
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
-    """Live prohibitions, permissions, replacements and triggered abilities by (kind, key),
-    once per set of live cards: every action offered, verb called and event emitted asks."""
+    """Live prohibitions, permissions, replacements, triggered and static abilities by (kind,
+    key), once per set of live cards: every action offered, verb called and event emitted
+    asks (and Game.static_mods, whenever what the static modifiers read changed)."""
     index = g.live_index
     if index is not None and g.live_at == g.epoch:  # (live_cards would change nothing)
         return index
