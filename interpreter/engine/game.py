@@ -90,6 +90,8 @@ class Game:
             ZoneRef(z, -1) if zones[z].shared else ZoneRef(z, p)
             for z in sorted(self.scan_zone_set, key=list(zones).index)
             for p in range(1 if zones[z].shared else self.ruleset.players))
+        # where abilities work by default: the board score() counts
+        self.board_refs = tuple(r for r in self.ability_refs if r.name in self.ability_zone_set)
 
     def _channels(self, static_reads: frozenset[str] | None) -> None:
         """What the static modifiers, the state rules, the win/loss rules and the heuristic
@@ -217,11 +219,12 @@ if mods and name in mods:
         if self.ruleset.heuristic is not None:  # (an expression: it only reads its env)
             return float(self.ruleset.heuristic(g, self.player_envs[player]) or 0)
         mine = board = 0
-        zone_of, owner, where = g.zone_of, g.owner, self.ability_zone_set
-        for c in g.live_cards():  # (a loop: a comprehension is a call of its own)
-            if zone_of[c].name in where:
-                board += 1
-                mine += owner[c] == player
+        zones, flags, owner, mask = g.zones, g.flags, g.owner, self.disabling_mask
+        for ref in self.board_refs:  # the live cards there (live_cards, without the others)
+            for c in zones[ref]:  # (loops: a comprehension is a call of its own)
+                if not flags[c] & mask:
+                    board += 1
+                    mine += owner[c] == player
         return float(2 * mine - board)
 
     def works(self, g: GameState, cid: int, ability, zone: str | None = None) -> bool:

@@ -317,11 +317,11 @@ class GameState:
 
     def _live_cards(self) -> list[int]:
         mask, flags, zones = self.game.disabling_mask, self.flags, self.zones
-        live = []
-        for ref in self.game.ability_refs:  # (a loop: a comprehension is a call of its own)
-            for c in zones[ref]:
-                if not flags[c] & mask:
-                    live.append(c)
+        live: list[int] = []
+        for ref in self.game.ability_refs:
+            live += zones[ref]
+        if mask:  # (a state can disable abilities)
+            live = [c for c in live if not flags[c] & mask]
         return live
 
 
