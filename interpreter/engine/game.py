@@ -133,9 +133,9 @@ class Game:
         self.pool = tuple(pool)  # the card definitions a match of this game can hold
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
-        # per card definition, its (index, ability) of the kinds static_keys indexes, its
-        # triggered abilities and its static ones (vm.live_statics indexes the live ones by
-        # (kind, key); a static ability's key is "")
+        # per card definition, (index, ability, (kind, key), the zones it works in) for its
+        # abilities of the kinds static_keys indexes, its triggered abilities and its static
+        # ones (vm.live_statics indexes the live ones by (kind, key); a static's key is "")
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in pool:
@@ -147,7 +147,8 @@ class Game:
                     self.has_statics = True
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
-                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
+                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (
+                    idx, a, (a.kind, a.key), a.zones or self.ability_zone_set))  # (see works)
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}

@@ -300,9 +300,9 @@ def _fire_state_rules(g: GameState) -> bool:
     for rule, reads in game.rules_with_reads:  # (a loop: a comprehension is a call of its own)
         if not g.unchanged(clean, reads):
             rules.append(rule)
-    for penv in game.player_envs:
+    for penv in game.player_envs:  # (read-only: an expression writes no variable)
         for rule in rules:
-            found = as_cards(g, rule.each(g, dict(penv)))
+            found = as_cards(g, rule.each(g, penv))
             if found:
                 g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
                 return True
@@ -372,11 +372,14 @@ def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     index = g.live_index
     if index is None:
         index = g.live_index = {}
-        keyed, defs, works = g.game.keyed_abilities, g.defs, g.game.works
+        keyed, defs, zone_of = g.game.keyed_abilities, g.defs, g.zone_of
         for cid in live:
-            for idx, ability in keyed.get(defs[cid].id, ()):
-                if works(g, cid, ability):
-                    index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
+            abilities = keyed.get(defs[cid].id)
+            if abilities is not None:
+                zone = zone_of[cid].name
+                for idx, ability, key, zones in abilities:
+                    if zone in zones:  # it works there (Game.works, inlined)
+                        index.setdefault(key, []).append((cid, idx, ability))
     return index
 
 
