@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -398,3 +399,16 @@ def test_a_filter_on_states_alone(ucb, ucb_decks):
             ("tapped and not tapped", lambda f: False)]:
         fn = compiler.compile(parse_expr(f"deck(player) where {cond}"))
         assert fn(g, env) == tuple(c for c in deck if holds(g.flags[c])), cond
+
+
+def test_a_zone_is_one_object_however_it_is_made(ucb, ucb_decks) -> None:
+    """Zones are looked up by identity: every way of naming one (the class, a zone_key, a
+    process pool's pickling) gives the same object, and it cannot be changed."""
+    g = ucb.new_state(ucb_decks, 0, log=False)
+    hand = ZoneRef("hand", 0)
+    assert hand is ZoneRef("hand", 0) is g.zone_key("hand", 0)
+    assert pickle.loads(pickle.dumps(hand)) is hand
+    assert hand != ZoneRef("hand", 1) and hand != ZoneRef("deck", 0)
+    assert len(g.zones[hand]) == 5
+    with pytest.raises(AttributeError):
+        hand.owner = 1
