@@ -412,3 +412,10 @@ def test_a_zone_is_one_object_however_it_is_made(ucb, ucb_decks) -> None:
     assert len(g.zones[hand]) == 5
     with pytest.raises(AttributeError):
         hand.owner = 1
+
+
+def test_a_property_no_ruleset_declares_reads_as_none(ucb, ucb_decks) -> None:
+    g = ucb.new_state(ucb_decks, 0, log=False)
+    card = g.zones[ZoneRef("hand", 0)][0]
+    assert g.get(card, "power") is not None
+    assert g.get(card, "no_such_property") is None

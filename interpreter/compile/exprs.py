@@ -97,6 +97,11 @@ def _field(g: GameState, v: Any, prop: str) -> Any:
     return g.game.readers[prop](g, v) if type(v) is int else None
 
 
+def _read_none(g: GameState, cid: int) -> None:
+    """The reader of a property no ruleset declares (the checker reports reading one)."""
+    return None
+
+
 def _counter(g: GameState, v: Any, name: str) -> Any:
     v = single(v)
     return g.counters.get((v, name), 0) if type(v) is int else None
@@ -107,20 +112,14 @@ def _resource(g: GameState, p: Any, name: str) -> Any:
     return None if p is None else g.res[p].get(name, 0)
 
 
-class _ZoneRefs(dict):
-    """A zone's ZoneRef per player: `refs[p]` with a player number is one dict lookup;
-    anything else (a one-player tuple, None) goes through __missing__."""
-
-    def __init__(self, refs: tuple[ZoneRef, ...]) -> None:
-        super().__init__(enumerate(refs))
-        self.refs = refs
-
-    def __missing__(self, p: Any) -> ZoneRef | None:
-        if type(p) is not int:
-            p = single(p)
-            if p is None:
-                return None
-        return self.refs[p]
+def _zone_refs(name: str) -> dict:
+    """A zone's ZoneRef per player, keyed by every value a player expression can have: a
+    player number, a one-player tuple, or None (no one: no zone). A plain dict: in CPython
+    3.11 a dict subclass's `d[k]` costs a method lookup and call."""
+    refs: dict = {None: None, (None,): None}
+    for p in range(MAX_PLAYERS):
+        refs[p] = refs[(p,)] = ZoneRef(name, p)
+    return refs
 
 
 def _numbers(*values: Any) -> list:
@@ -155,7 +154,7 @@ def _total(g: GameState, value: Any, prop: str) -> int:
         for cid in cards:  # (loops: a generator is a call of its own)
             total += counters.get((cid, prop), 0)
     else:
-        read = g.game.readers[prop]
+        read = g.game.readers.get(prop, _read_none)
         for cid in cards:
             v = read(g, cid)
             if v is not None:
@@ -619,7 +618,10 @@ class _Generator:
         if n.name in self.names.counters:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
-        return self._read(n.name, obj, True) if card else f"_field(g, {obj}, {n.name!r})"
+        if not card:
+            return f"_field(g, {obj}, {n.name!r})" if self._reader(n.name).startswith("R[") \
+                else f"{self.const(_read_none)}(g, single({obj}))"
+        return self._read(n.name, obj, True)
 
     def _read(self, name: str, card: str, local: bool) -> str:
         """A card's field; `card` is a card number. A state or an engine attribute of a local
@@ -628,13 +630,20 @@ class _Generator:
         if local and name in self.owner.printed:
             return self.owner.printed[name].format(c=card)
         if not local or name in names.properties:
-            return f"R[{name!r}](g, {card})"
+            return f"{self._reader(name)}(g, {card})"
         if name in names.states:
             return f"(g.flags[{card}] & {names.state_bits[name]} != 0)"
         inline = CARD_ATTR_SOURCE.get(name)
         if inline is None:
-            return f"R[{name!r}](g, {card})"
+            return f"{self._reader(name)}(g, {card})"
         return inline.format(c=card)
+
+    def _reader(self, name: str) -> str:
+        """The game's reader of a card field (its `readers` hold every declared one)."""
+        names = self.names
+        if name in CARD_ATTR_SOURCE or name in names.properties or name in names.states:
+            return f"R[{name!r}]"
+        return self.const(_read_none)
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
@@ -770,7 +779,7 @@ class _Generator:
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
-            refs = self.const(_ZoneRefs(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS))))
+            refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 

@@ -160,7 +160,8 @@ class Game:
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
 
     def _readers(self, pool: list[CardDef]) -> dict:
-        """prop name -> fn(g, cid): one lookup per property read on the hot path. A property
+        """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
+        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property
         that neither the ruleset nor a card of `pool` modifies reads its printed value."""
         modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
@@ -173,7 +174,7 @@ class Game:
                 readers[name] = self._number_reader(pdef)
             else:
                 readers[name] = lambda g, c, p=pdef: g.word(c, p)
-        return _Readers(readers)
+        return readers
 
     def modified_by(self, pool: list[CardDef]) -> frozenset[str]:
         """The properties the ruleset's own code or a text of a card of `pool` modifies."""
@@ -328,17 +329,6 @@ if mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
-
-
-class _Readers(dict):
-    """Unknown properties read as None (a card that does not print them)."""
-
-    def __missing__(self, key: str):
-        return _read_none
-
-
-def _read_none(g: GameState, cid: int) -> None:
-    return None
 
 
 def _printed_reader(pdef: PropDef, hiding_mask: int,

@@ -282,7 +282,8 @@ class GameState:
 
     def get(self, cid: int, prop: str) -> Any:
         """A card's property after every modifier, clamped; None when it cannot be seen."""
-        return self.game.readers[prop](self, cid)
+        read = self.game.readers.get(prop)  # (a property no ruleset declares reads as None)
+        return None if read is None else read(self, cid)
 
     def word(self, cid: int, pdef: PropDef) -> Any:
         """A text, enum or flag property: printed value unless an `=` modifier sets it."""
