@@ -40,7 +40,8 @@ class Exec(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        self.call(g, f.env)
+        call = self.call  # (see Straight.run)
+        call(g, f.env)
 
 
 class Straight(Instr):
@@ -64,7 +65,10 @@ class Straight(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc = self.end
-        resume = self.fn(g, f.env)
+        # a stored function is called through a local: CPython 3.11 specializes that load
+        # and call, but not `self.fn(...)`
+        fn = self.fn
+        resume = fn(g, f.env)
         if resume is not None:
             f.pc = resume
 

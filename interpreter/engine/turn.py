@@ -59,7 +59,8 @@ class PhaseStart(Instr):
         # state a match or a scenario starts from
         if g.clean_at < 0:
             vm.check_end(g)
-        if self.phase.when is None or self.phase.when(g, f.env):
+        when = self.phase.when  # (see instructions.Straight.run)
+        if when is None or when(g, f.env):
             f.pc += 1
             g.phase = self.phase.name
             if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
@@ -258,7 +259,8 @@ class Push(Instr):
             g.frames.append(Frame(self.code, env, "effect"))
             return
         below = len(g.frames)
-        resume = self.code[0].fn(g, env)
+        fn = self.code[0].fn  # (see instructions.Straight.run)
+        resume = fn(g, env)
         if resume is not None:  # it goes on in the VM, after what it left to run
             body = Frame(self.code, env, "effect")
             body.pc = resume

@@ -416,7 +416,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
         g.frames.append(Frame(body, env, "verb"))
         return True
     below = len(g.frames)
-    resume = body[0].fn(g, env)
+    fn = body[0].fn  # (see instructions.Straight.run)
+    resume = fn(g, env)
     if resume is None:
         return False
     f = Frame(body, env, "verb")  # it goes on in the VM, after what it left to run
@@ -488,7 +489,8 @@ def check_end(g: GameState, channel: str | None = None) -> None:
         return
     for env in g.game.player_envs:
         for rule in rules:
-            if rule.cond(g, env):
+            cond = rule.cond  # (see instructions.Straight.run)
+            if cond(g, env):
                 _end(g, rules)
     g.clean_at = g.version
 
