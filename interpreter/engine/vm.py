@@ -39,13 +39,7 @@ def run(g: GameState) -> None:
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
             while (pc := f.pc) < end:
-                instr = code[pc]
-                # a timing point: settle first (settle_point's quick checks, inlined)
-                if instr.timing and (g.pending or g.queue or rules and g.rules_at != g.version) \
-                        and settle_point(g):
-                    steps += 1
-                    break
-                instr.run(g, f)
+                code[pc].run(g, f)  # (a timing point settles first: see Instr)
                 steps += 1
                 if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
