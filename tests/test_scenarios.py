@@ -11,6 +11,7 @@ import yaml
 
 from interpreter.engine import vm
 from interpreter.engine.observe import label, observation
+from interpreter.engine.state import ZoneRef
 from interpreter.load.files import load_deck
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import run_scenario
@@ -109,7 +110,7 @@ def _answer(g, text: str) -> None:
 
 
 def _hand(g, p: int) -> list[int]:
-    return list(g.zones[("hand", p)])
+    return list(g.zones[ZoneRef("hand", p)])
 
 
 def test_start_draws_five_and_offers_the_second_player_a_mulligan(start):
@@ -134,7 +135,7 @@ def test_mulligan_redraws_the_second_players_hand(start):
     assert any(r["e"] == "mulligan" and r["player"] == "P2" for r in after)
     assert any(r["e"] == "draw" and r["player"] == "P2" and r["n"] == 5 for r in after)
     assert len(_hand(g, 1)) == 5
-    assert len(g.zones[("deck", 1)]) == 35
+    assert len(g.zones[ZoneRef("deck", 1)]) == 35
     # the first player is never offered a mulligan
     assert not any(r["e"] == "mulligan" and r["player"] == "P1" for r in g.log)
 
@@ -154,7 +155,7 @@ def test_mana_tokens_face_up_at_start_and_first_player_draws_one(start):
     g = start
     _answer(g, "no")
     for p in (0, 1):
-        tokens = [c for c in g.zones[("mana", p)] if g.defs[c].name == "マナトークン"]
+        tokens = [c for c in g.zones[ZoneRef("mana", p)] if g.defs[c].name == "マナトークン"]
         assert tokens and all(g.face[c] for c in tokens)
     assert g.turn_player == 0 and g.phase == "main"
     assert len(_hand(g, 0)) == 6  # the first player also draws 1 in the first setup phase

@@ -101,6 +101,11 @@ def _field(g: GameState, v: Any, prop: str) -> Any:
     return g.game.readers[prop](g, v) if type(v) is int else None
 
 
+def _read_none(g: GameState, cid: int) -> None:
+    """The reader of a property no ruleset declares (the checker reports reading one)."""
+    return None
+
+
 def _counter(g: GameState, v: Any, name: str) -> Any:
     v = single(v)
     return g.counters.get((v, name), 0) if type(v) is int else None
@@ -111,14 +116,14 @@ def _resource(g: GameState, p: Any, name: str) -> Any:
     return None if p is None else g.res[p].get(name, 0)
 
 
-def _zone_refs(refs: tuple[ZoneRef, ...]) -> dict:
-    """A zone's ZoneRef per player, for `refs[p]`: by player number, by a one-player
-    selection, and None for no player. A plain dict, not a subclass with __missing__: the
-    interpreter subscripts a dict in one lookup, a subclass through a method call (~8x)."""
-    by_player: dict = dict(enumerate(refs))
-    by_player.update({(p,): ref for p, ref in enumerate(refs)})
-    by_player[None] = None
-    return by_player
+def _zone_refs(name: str) -> dict:
+    """A zone's ZoneRef per player, keyed by every value a player expression can have: a
+    player number, a one-player tuple, or None (no one: no zone). A plain dict: in CPython
+    3.11 a dict subclass's `d[k]` costs a method lookup and call."""
+    refs: dict = {None: None, (None,): None}
+    for p in range(MAX_PLAYERS):
+        refs[p] = refs[(p,)] = ZoneRef(name, p)
+    return refs
 
 
 def _numbers(*values: Any) -> list:
@@ -159,7 +164,7 @@ def _total(g: GameState, value: Any, prop: str) -> int:
         for cid in cards:  # (loops: a generator is a call of its own)
             total += counters.get((cid, prop), 0)
     else:
-        read = g.game.readers[prop]
+        read = g.game.readers.get(prop, _read_none)
         for cid in cards:
             v = read(g, cid)
             if v is not None:
@@ -623,7 +628,10 @@ class _Generator:
         if n.name in self.names.counters:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
-        return self._read(n.name, obj, True) if card else f"_field(g, {obj}, {n.name!r})"
+        if not card:
+            return f"_field(g, {obj}, {n.name!r})" if self._reader(n.name).startswith("R[") \
+                else f"{self.const(_read_none)}(g, single({obj}))"
+        return self._read(n.name, obj, True)
 
     def _read(self, name: str, card: str, local: bool) -> str:
         """A card's field; `card` is a card number. A state or an engine attribute of a local
@@ -632,13 +640,20 @@ class _Generator:
         if local and name in self.owner.printed:
             return self.owner.printed[name].format(c=card)
         if not local or name in names.properties:
-            return f"R[{name!r}](g, {card})"
+            return f"{self._reader(name)}(g, {card})"
         if name in names.states:
             return f"(g.flags[{card}] & {names.state_bits[name]} != 0)"
         inline = CARD_ATTR_SOURCE.get(name)
         if inline is None:
-            return f"R[{name!r}](g, {card})"
+            return f"{self._reader(name)}(g, {card})"
         return inline.format(c=card)
+
+    def _reader(self, name: str) -> str:
+        """The game's reader of a card field (its `readers` hold every declared one)."""
+        names = self.names
+        if name in CARD_ATTR_SOURCE or name in names.properties or name in names.states:
+            return f"R[{name!r}]"
+        return self.const(_read_none)
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
@@ -774,7 +789,7 @@ class _Generator:
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
-            refs = self.const(_zone_refs(tuple(ZoneRef(n.name, p) for p in range(MAX_PLAYERS))))
+            refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 

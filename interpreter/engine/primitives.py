@@ -44,7 +44,8 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     to_ends = ends is None or name in ends
     zones, zone_of, marks, dest = g.zones, g.zone_of, g.marks, g.zones[to]
     owned = to.owner  # the controller of cards entering: the zone's owner, or their own
-    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
+            else vm.as_cards(g, cards):
         src = zone_of[cid]
         if zdef.capacity is not None and len(dest) >= zdef.capacity and src != to:
             if g.log is not None:
@@ -138,7 +139,8 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
     ends = game.end_reads  # check_end(g, channel), without the call
     check = ends is None or channel in ends
     flags = g.flags
-    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
+            else vm.as_cards(g, cards):
         had = flags[cid]
         if on:
             if had & bit:
@@ -166,7 +168,8 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     quiet = g.log is None and "flipped" not in g.game.triggers_on  # vm.quiet, without the call
     ends = g.game.end_reads  # check_end(g, "@face"), without the call
     check = ends is None or "@face" in ends
-    for cid in cards if type(cards) is tuple else vm.as_cards(g, cards):
+    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
+            else vm.as_cards(g, cards):
         g.face[cid] = up
         if quiet:
             g.version += 1

@@ -3,15 +3,40 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from interpreter.engine.model import CardDef, PropDef
 
 
-class ZoneRef(NamedTuple):
+class ZoneRef:
+    """A zone: its name and owner (-1 for a shared zone). There is one object per zone (the
+    class keeps them), so equality and hashing are identity, the cheapest a dict lookup can
+    be, and the fields are slots (in CPython 3.11 a named tuple's field is a slow read): the
+    engine looks zones up at every step."""
+
+    __slots__ = ("name", "owner")
     name: str
-    owner: int  # -1 for a shared zone
+    owner: int
+    _made: ClassVar[dict[tuple[str, int], ZoneRef]] = {}
+
+    def __new__(cls, name: str, owner: int) -> ZoneRef:
+        ref = cls._made.get((name, owner))
+        if ref is None:
+            ref = cls._made[(name, owner)] = object.__new__(cls)
+            object.__setattr__(ref, "name", sys.intern(name))
+            object.__setattr__(ref, "owner", owner)
+        return ref
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a ZoneRef is immutable (tried to set {name!r})")
+
+    def __reduce__(self) -> tuple:  # (unpickled: the same object of the receiving process)
+        return ZoneRef, (self.name, self.owner)
+
+    def __repr__(self) -> str:
+        return f"ZoneRef(name={self.name!r}, owner={self.owner})"
 
 
 class Decision(NamedTuple):
@@ -258,7 +283,8 @@ class GameState:
 
     def get(self, cid: int, prop: str) -> Any:
         """A card's property after every modifier, clamped; None when it cannot be seen."""
-        return self.game.readers[prop](self, cid)
+        read = self.game.readers.get(prop)  # (a property no ruleset declares reads as None)
+        return None if read is None else read(self, cid)
 
     def word(self, cid: int, pdef: PropDef) -> Any:
         """A text, enum or flag property: printed value unless an `=` modifier sets it."""

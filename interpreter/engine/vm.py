@@ -39,13 +39,7 @@ def run(g: GameState) -> None:
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
             while (pc := f.pc) < end:
-                instr = code[pc]
-                # a timing point: settle first (settle_point's quick checks, inlined)
-                if instr.timing and (g.pending or g.queue or rules and g.rules_at != g.version) \
-                        and settle_point(g):
-                    steps += 1
-                    break
-                instr.run(g, f)
+                code[pc].run(g, f)  # (a timing point settles first: see Instr)
                 steps += 1
                 if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
@@ -427,7 +421,8 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
         g.frames.append(Frame(body, env, "verb"))
         return True
     below = len(g.frames)
-    resume = body[0].fn(g, env)
+    fn = body[0].fn  # (see instructions.Straight.run)
+    resume = fn(g, env)
     if resume is None:
         return False
     f = Frame(body, env, "verb")  # it goes on in the VM, after what it left to run
@@ -499,7 +494,8 @@ def check_end(g: GameState, channel: str | None = None) -> None:
         return
     for env in g.game.player_envs:
         for rule in rules:
-            if rule.cond(g, env):
+            cond = rule.cond  # (see instructions.Straight.run)
+            if cond(g, env):
                 _end(g, rules)
     g.clean_at = g.version
 

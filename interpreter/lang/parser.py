@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from functools import cache, lru_cache
 from operator import itemgetter
@@ -63,8 +64,8 @@ def _positioned(method):
             if type(c) in _TOKENS:
                 if span is None:
                     span = _token_span(c.line, c.column)
-                if c.type in _VALUE_TOKENS:
-                    kept.append(str(c.value))
+                if c.type in _VALUE_TOKENS:  # (interned: see load/yamlpos._scalar)
+                    kept.append(sys.intern(str(c.value)))
             else:
                 if span is None:
                     span = _span_of(c)
@@ -203,7 +204,7 @@ class _ToAst(Transformer):
         return A.Num(span, int(c[0]))
 
     def string(self, span, c):
-        return A.Str(span, c[0][1:-1])
+        return A.Str(span, sys.intern(c[0][1:-1]))
 
     def true(self, span, c):
         return A.Bool(span, True)

@@ -7,6 +7,7 @@ duplicate keys and non-standard tags, and bounds alias expansion.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,7 @@ class _Builder:
                 self.errors.append(self._diag(key_node, "DUPLICATE-KEY", f"duplicate key {key!r}",
                                               "each key may appear once; the earlier one would be lost"))
                 continue
-            out[key] = self.build(value_node, (*at, key))
+            out[sys.intern(key)] = self.build(value_node, (*at, key))
         return out
 
     def _diag(self, node: yaml.Node, code: str, message: str, hint: str = "") -> Diagnostic:
@@ -176,9 +177,12 @@ class _Builder:
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar's value. Text is interned: names (zones, states, properties, events) are
+    looked up and compared at every step of a match, and one object per name makes each
+    such lookup an identity check instead of a comparison of characters."""
     value = node.value
     if node.style or node.tag == "tag:yaml.org,2002:str":
-        return value
+        return sys.intern(value)
     low = value.lower()
     if low in ("", "~", "null"):
         return None
@@ -192,4 +196,4 @@ def _scalar(node: yaml.ScalarNode) -> Any:
         return int(value, 16)
     if _FLOAT.match(value):
         return float(value)
-    return value
+    return sys.intern(value)
