@@ -191,7 +191,8 @@ class Game:
         property (only the steps it needs): one of the hottest reads."""
         hide = 0 if pdef.always_known else self.hiding_mask
         lines = [f"if g.flags[cid] & {hide}:\n    return None"] if hide else []
-        lines.append("value = g.defs[cid].props.get(name, default)" if pdef.formula is None
+        index = list(self.ruleset.properties).index(pdef.name)  # (in CardDef.printed)
+        lines.append(f"value = g.defs[cid].printed[{index}]" if pdef.formula is None
                      else "value = formula(g, {'it': cid})")
         modifiers = """index = g.mod_index
 if index is None or index[0] != g.version:
@@ -208,8 +209,7 @@ if mods and name in mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "default": pdef.default, "formula": pdef.formula,
-                     "apply": self.apply_modifiers}
+        namespace = {"name": pdef.name, "formula": pdef.formula, "apply": self.apply_modifiers}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
