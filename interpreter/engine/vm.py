@@ -109,8 +109,7 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     """
     if len(cards) < 2:
         return cards
-    defs, zone_of, face, owner, known = g.defs, g.zone_of, g.face, g.owner, g.known
-    visibility = g.game.visibility
+    defs = g.defs
     first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
     keys: set = set()  # the classes kept, of the cards that have a copy here
     out = []
@@ -123,8 +122,10 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
             continue
         f = first[i]
         if f is not None:
-            if marked is None:  # (no call when nothing can be marked: the common case)
+            if marked is None:  # the first copy (what its class reads is looked up then)
                 marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
+                zone_of, face, owner, known = g.zone_of, g.face, g.owner, g.known
+                visibility = g.game.visibility
             keys.add(card_class(g, f, player, marked))
             first[i] = None
         k = c  # card_class(g, c, player, marked), inlined: most cards that reach here are copies
