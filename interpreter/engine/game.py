@@ -158,6 +158,7 @@ class Game:
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
+        self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:

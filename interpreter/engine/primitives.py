@@ -130,14 +130,11 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     game = g.game
-    bit = 1 << game.ruleset.states[state].index
+    bit, ends_with, disabling, heard, channel, check = game.state_plans.get(state) \
+        or _state_plan(game, state)
     on = bool(value)
-    until = game.state_ends.get(state) if on else None  # it ends with a phase or turn
-    disabling = bit & game.disabling_mask  # the card's abilities start or stop working
-    quiet = g.log is None and "state" not in game.triggers_on  # vm.quiet, without the call
-    channel = game.state_marks[state]
-    ends = game.end_reads  # check_end(g, channel), without the call
-    check = ends is None or channel in ends
+    until = ends_with if on else None
+    quiet = g.log is None and not heard  # vm.quiet, without the call
     flags = g.flags
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
             else vm.as_cards(g, cards):
@@ -161,6 +158,18 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         g.marks[channel] = g.version
         if check:
             vm.check_end(g)
+
+
+def _state_plan(game: Any, state: str) -> tuple:
+    """What set_state reads about a state, once per game: its bit, the phase or turn it ends
+    with, whether it starts or stops the card's abilities, whether anything hears it, its
+    change channel, and whether a win/loss rule reads that (check_end without the call)."""
+    bit = 1 << game.ruleset.states[state].index
+    channel = game.state_marks[state]
+    plan = game.state_plans[state] = (
+        bit, game.state_ends.get(state), bit & game.disabling_mask, "state" in game.triggers_on,
+        channel, game.end_reads is None or channel in game.end_reads)
+    return plan
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
