@@ -485,9 +485,12 @@ actions:
   rest:
     card: "field(player) where not resting"
     do: "set(card, resting)"
+  leave:
+    card: "field(player)"
+    do: "move(card, hand(you))"
 turn:
   - phase: main
-    actions: [rest]
+    actions: [rest, leave]
 """
 
 ALARM = """
@@ -496,21 +499,24 @@ cards:
   - {name: plain}
   - name: alarm
     abilities: ["when state where card == self and state == 「resting」: move(top(deck(you)), hand(you))"]
+  - name: scout
+    abilities: ["when moved where card == self: move(top(deck(you)), hand(you))"]
 """
 
 
 def test_each_match_hears_what_its_own_cards_hear(tmp_path) -> None:
-    """Matches of one game with different cards: a state change no card of the first match
-    hears is still heard in the next one, which holds a card listening for it."""
+    """Matches of one game with different cards: a state change or a move no card of one
+    match hears is still heard in the next, which holds a card listening for it."""
     from interpreter.run.loading import load_game
 
     (tmp_path / "plans.yaml").write_text(PLANS, encoding="utf-8")
     (tmp_path / "cards.yaml").write_text(ALARM, encoding="utf-8")
     game = load_game(str(tmp_path / "plans.yaml"), (str(tmp_path / "cards.yaml"),))
     drawn = []
-    for main in (["plain"], ["alarm"], ["plain"]):
-        g = game.new_state([{"main": main, "pile": ["plain"]}, {"main": ["plain"], "pile": ["plain"]}],
-                           0, log=False)
-        vm.answer(g, ("rest", g.zones[ZoneRef("field", 0)][0], None))
-        drawn.append(len(g.zones[ZoneRef("hand", 0)]))
-    assert drawn == [0, 1, 0]
+    for card, action in (("plain", "rest"), ("alarm", "rest"), ("plain", "leave"),
+                         ("scout", "leave"), ("plain", "rest")):
+        g = game.new_state([{"main": [card], "pile": ["plain"]},
+                            {"main": ["plain"], "pile": ["plain"]}], 0, log=False)
+        vm.answer(g, (action, g.zones[ZoneRef("field", 0)][0], None))
+        drawn.append(len(g.zones[ZoneRef("deck", 0)]))
+    assert drawn == [1, 0, 1, 0, 1]

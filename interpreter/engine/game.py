@@ -159,6 +159,7 @@ class Game:
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
         self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
+        self.move_plans: dict = {}  # zone entered -> see primitives.move
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
