@@ -163,8 +163,8 @@ class Game:
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
-        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property
-        that neither the ruleset nor a card of `pool` modifies reads its printed value."""
+        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property that
+        neither the ruleset nor a card of `pool` modifies reads its printed value."""
         modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():

@@ -385,9 +385,9 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     """Call a ruleset verb with its parameters (a new dict, made for this call, which becomes
     the verb's env; a `cards` one a tuple: the compiled call makes it one, see
-    _Generator.params). A direct one (game.direct_verbs)
-    runs now as a Python function; True when code was left to run first, on new frames
-    (the verb's body in the VM, a replacement, a choice in a verb the direct one called...)."""
+    _Generator.params). A direct one (game.direct_verbs) runs now as a Python function; True
+    when code was left to run first, on new frames (the verb's body in the VM, a
+    replacement, a choice in a verb the direct one called...)."""
     body, cards, each, guarded, hearing, direct, shadows = g.game.verb_plans.get(name) \
         or _verb_plan(g.game, name)
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
