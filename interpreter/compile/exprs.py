@@ -629,7 +629,7 @@ class _Generator:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
         if not card:
-            return f"_field(g, {obj}, {n.name!r})" if self._reader(n.name).startswith("R[") \
+            return f"_field(g, {obj}, {n.name!r})" if self._declared(n.name) \
                 else f"{self.const(_read_none)}(g, single({obj}))"
         return self._read(n.name, obj, True)
 
@@ -649,11 +649,13 @@ class _Generator:
         return inline.format(c=card)
 
     def _reader(self, name: str) -> str:
-        """The game's reader of a card field (its `readers` hold every declared one)."""
-        names = self.names
-        if name in CARD_ATTR_SOURCE or name in names.properties or name in names.states:
-            return f"R[{name!r}]"
-        return self.const(_read_none)
+        return f"R[{name!r}]" if self._declared(name) else self.const(_read_none)
+
+    def _declared(self, name: str) -> bool:
+        """A card field the game's readers hold: a declared property or state, or one of the
+        engine's card attributes."""
+        return name in CARD_ATTR_SOURCE or name in self.names.properties \
+            or name in self.names.states
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)

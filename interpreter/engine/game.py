@@ -163,11 +163,13 @@ class Game:
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
+        self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
+        self.move_plans: dict = {}  # zone entered -> see primitives.move
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
-        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property
-        that neither the ruleset nor a card of `pool` modifies reads its printed value."""
+        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property that
+        neither the ruleset nor a card of `pool` modifies reads its printed value."""
         modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
