@@ -81,7 +81,10 @@ class Frame:
     __slots__ = ("code", "pc", "env", "kind")
 
     def __init__(self, code: tuple, env: dict, kind: str = "block") -> None:
-        self.code, self.pc, self.env, self.kind = code, 0, env, kind
+        self.code = code  # (one assignment each: a multiple one builds and unpacks a tuple)
+        self.pc = 0
+        self.env = env
+        self.kind = kind
 
     def copy(self) -> Frame:
         f = Frame(self.code, dict(self.env), self.kind)
