@@ -8,6 +8,7 @@ state checks that end the game at the instant a rule says so.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, NoReturn
 
 from interpreter.engine import repetition
@@ -164,14 +165,15 @@ def card_class(g: GameState, c: int, player: int, marked: set | frozenset) -> An
 
 
 _NONE: frozenset = frozenset()
+_first = itemgetter(0)  # a modifier's or a counter key's card
 
 
 def _unmerged(g: GameState) -> set | frozenset:
     """Cards never merged: with modifiers, counters or attachments of their own."""
     if not (g.mods or g.counters or g.host):
         return _NONE
-    marked = {m[0] for m in g.mods}
-    marked.update([k[0] for k in g.counters])
+    marked = set(map(_first, g.mods))  # (map: no Python frame per item, as a comprehension)
+    marked.update(map(_first, g.counters))
     marked.update(g.host)
     marked.update(g.host.values())
     return marked
