@@ -23,11 +23,7 @@ def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
         if limit is not None and g.counts.get((name, limit[1], player), 0) >= limit[0]:
             continue
         if select is not None and (guard is None or not _guarded(g, guard)):
-            cards = select(g, env)
-            if len(cards) > 1:
-                cards = vm.distinct_cards(g, cards, player)
-            for cid in cards:  # (a loop: a comprehension is a call of its own)
-                out.append((name, cid, None))
+            select(g, env, player, out)  # (its options, merged: see compile_selection)
         else:
             group: list[tuple] = []
             _candidates(g, adef, player, group)

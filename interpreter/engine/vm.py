@@ -107,7 +107,8 @@ def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
 
 
 def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[int, ...]:
-    """One card per class of interchangeable cards, as `player` sees them.
+    """One card per class of interchangeable cards, as `player` sees them: the first of
+    each, in order.
 
     Copies of one card in the same zone and condition make the same choice; offering
     each of them would only multiply decisions. Cards the player cannot see, or with
@@ -116,27 +117,31 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     if len(cards) < 2:
         return cards
     defs = g.defs
-    first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
-    keys: set = set()  # the classes kept, of the cards that have a copy here
+    first: dict = {}  # printed card -> its first card here, or the classes of its cards here
     out = []
-    marked = None
     for c in cards:  # a card's class is only looked at once a copy of it shows up
         i = defs[c].id
         if i not in first:
             first[i] = c
             out.append(c)
-            continue
-        f = first[i]
-        if f is not None:
-            if marked is None:  # (no call when nothing can be marked: the common case)
-                marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
-            keys.add(card_class(g, f, player, marked))
-            first[i] = None
-        k = card_class(g, c, player, marked)
-        if k not in keys:
-            keys.add(k)
+        elif kept_copy(g, first, i, c, player):
             out.append(c)
     return tuple(out)
+
+
+def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
+    """distinct_cards' test of card `c`, a copy of printed card `i` that showed before
+    (`first[i]`: the first card of it, or the classes of its cards so far): False when an
+    earlier card is in its class. The generated action selections call it too."""
+    marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
+    classes = first[i]
+    if type(classes) is int:
+        classes = first[i] = {card_class(g, classes, player, marked): None}
+    key = card_class(g, c, player, marked)
+    if key in classes:
+        return False
+    classes[key] = None  # (a dict: set() is a call)
+    return True
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
