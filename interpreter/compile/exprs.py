@@ -281,6 +281,7 @@ class ExprCompiler:
         pure = not _impure((cards, *rules))
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
+        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
         keep = _keep(card, gen.const(name))
         args = "g, env, _p, _o"
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
@@ -442,6 +443,8 @@ class _Generator:
         self.owner, self.names = owner, owner.names
         # variables that are Python locals in the generated code, not env entries
         self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
+        # variables the generated function takes as arguments (the same for all its candidates)
+        self.args: dict[str, str] = {}
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
@@ -604,6 +607,8 @@ class _Generator:
             return self.const(ZoneRef(name, -1))
         if name in self.locals:
             return self.locals[name]
+        if name in self.args:
+            return self.args[name]
         return f"env.get({name!r})"
 
     def _literal(self, n: A.Expr, in_filter: bool) -> bool:
