@@ -419,3 +419,48 @@ def test_a_property_no_ruleset_declares_reads_as_none(ucb, ucb_decks) -> None:
     card = g.zones[ZoneRef("hand", 0)][0]
     assert g.get(card, "power") is not None
     assert g.get(card, "no_such_property") is None
+
+
+DEFAULTS = """
+id: defaults
+name: printed properties and their defaults
+players: 2
+zones:
+  hand: {visibility: owner}
+  field: {visibility: public}
+properties:
+  cost: {type: number, default: 3}
+  kind: {type: enum, values: [unit, spell], default: unit}
+actions:
+  play:
+    card: "hand(player) where kind == unit and cost == 3"
+    do: "move(card, field(you))"
+turn:
+  - phase: main
+    actions: [play]
+"""
+
+CARDS = """
+ruleset: defaults
+cards:
+  - {name: plain}
+  - {name: dear, cost: 5}
+  - {name: spell, kind: spell}
+"""
+
+
+def test_a_property_a_card_does_not_print_reads_as_its_default(tmp_path) -> None:
+    """`plain` prints neither cost nor kind: it reads as cost 3 and a unit, in an action's
+    selection (which reads printed properties inline) and through the API."""
+    from interpreter.run.loading import load_game
+    from interpreter.run.scenario import build_state
+
+    (tmp_path / "defaults.yaml").write_text(DEFAULTS, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    game = load_game(str(tmp_path / "defaults.yaml"), (str(tmp_path / "cards.yaml"),))
+    g = build_state(game, {"turn_player": "P1", "phase": "main",
+                           "zones": {"hand@P1": ["plain", "dear", "spell"]}}, 0)
+    plain, dear, spell = g.zones[ZoneRef("hand", 0)]
+    assert [(g.get(c, "cost"), g.get(c, "kind")) for c in (plain, dear, spell)] == \
+        [(3, "unit"), (5, "unit"), (3, "spell")]
+    assert [o for o in g.decision.options if o[0] == "play"] == [("play", plain, None)]

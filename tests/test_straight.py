@@ -193,3 +193,35 @@ def test_a_phase_procedure_handed_over_midway_goes_on_after_the_choice():
     assert [g.defs[c].name for c in g.zones[ZoneRef("soul", 0)]] == ["X"]
     assert [g.res[p]["life"] for p in (0, 1)] == [10, 8]
     assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window
+
+
+SHADOW = """
+id: shadow
+name: a verb parameter named like an engine variable
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  pull:
+    params: {you: player}
+    do: "move(top(deck(you)), hand(you))"
+actions:
+  gift:
+    do: "pull(opponent)"
+turn:
+  - phase: main
+    actions: [gift]
+"""
+
+
+def test_a_verb_parameter_named_you_is_the_verbs_you(tmp_path):
+    """`pull(opponent)` names the opponent `you` inside pull: the opponent draws."""
+    (tmp_path / "shadow.yaml").write_text(SHADOW, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("ruleset: shadow\ncards:\n  - {name: c}\n",
+                                         encoding="utf-8")
+    game = load_game(str(tmp_path / "shadow.yaml"), (str(tmp_path / "cards.yaml"),))
+    g = build_state(game, {"turn_player": "P1", "phase": "main",
+                           "zones": {"deck@P1": ["c"], "deck@P2": ["c"]}}, 0)
+    _choose(g, "gift")
+    assert [len(g.zones[ZoneRef("hand", p)]) for p in (0, 1)] == [0, 1]

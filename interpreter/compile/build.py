@@ -12,7 +12,7 @@ from interpreter.compile.reads import Reads
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
-from interpreter.engine.model import CardDef, Ruleset
+from interpreter.engine.model import CardDef, Ruleset, printed_values
 from interpreter.load.yamlpos import Doc
 
 
@@ -34,7 +34,9 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
             cards[name] = d
     tokens = {}
     for name, props in (ruleset.tokens or {}).items():
-        tokens[name] = CardDef(next_id, name, dict(props or {}), token=True)
+        props = dict(props or {})
+        tokens[name] = CardDef(next_id, name, props, token=True,
+                               printed=printed_values(props, ruleset.properties.values()))
         next_id += 1
     if rb.diags:
         raise DiagnosticError(rb.diags)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import did_you_mean
-from interpreter.engine.model import AbilityDef, CardDef
+from interpreter.engine.model import AbilityDef, CardDef, printed_values
 from interpreter.lang import ast as A
 from interpreter.load.yamlpos import Doc
 
@@ -58,7 +58,8 @@ class CardBuilder:
         cid = self.next_id
         self.next_id += 1
         return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition,
-                       modifies=frozenset(self.rb.compiler.modified))
+                       modifies=frozenset(self.rb.compiler.modified),
+                       printed=printed_values(props, self.rb._properties().values()))
 
     def _check_props(self, at: tuple, props: dict) -> None:
         pdefs = self.rb._properties()

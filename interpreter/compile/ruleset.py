@@ -238,8 +238,9 @@ class RulesetBuilder:
         the properties no text modifies are known, and the selections read them inline (they
         run for every action at every decision; a reader call per card is most of the cost)."""
         exprs = self.compiler.exprs
-        hides = any(s.hides_properties for s in rs.states.values())
-        exprs.printed = {name: _printed_source(p, hides) for name, p in rs.properties.items()
+        hides = sum(1 << s.index for s in rs.states.values() if s.hides_properties)
+        exprs.printed = {name: _printed_source(p, i, hides)
+                         for i, (name, p) in enumerate(rs.properties.items())
                          if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
         try:
@@ -380,12 +381,13 @@ class RulesetBuilder:
         return tuple(code)
 
 
-def _printed_source(p: PropDef, hides: bool) -> str:
-    """Python source reading a printed property of card `{c}` (as game._printed_reader)."""
-    read = f"g.defs[{{c}}].props.get({p.name!r}, {p.default!r})"
+def _printed_source(p: PropDef, index: int, hides: int) -> str:
+    """Python source reading a printed property (the ruleset's `index`th) of card `{c}`, as
+    game._printed_reader does; `hides`: the states that hide a card's properties."""
+    read = f"g.defs[{{c}}].printed[{index}]"
     if not hides or p.always_known:
         return read
-    return f"(None if g.flags[{{c}}] & g.game.hiding_mask else {read})"
+    return f"(None if g.flags[{{c}}] & {hides} else {read})"
 
 
 def _default_expr(value: Any, ptype: str) -> A.Expr:

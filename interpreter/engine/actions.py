@@ -176,7 +176,6 @@ class Offer(Instr):
     it reopens after each action, up to `max_actions` actions."""
 
     __slots__ = ("names", "max_actions", "question", "plan")
-    timing = True
 
     def __init__(self, names: tuple[str, ...], max_actions: int | None = None,
                  title: str | None = None) -> None:
@@ -187,6 +186,9 @@ class Offer(Instr):
         self.plan: tuple = (None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]

@@ -167,9 +167,9 @@ class Game:
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
-        for name, pdef in self.ruleset.properties.items():
+        for i, (name, pdef) in enumerate(self.ruleset.properties.items()):
             if name not in modified:  # nothing can change it: the printed value
-                readers[name] = _printed_reader(pdef, self.hiding_mask, pdef.in_bounds(pool))
+                readers[name] = _printed_reader(pdef, i, self.hiding_mask, pdef.in_bounds(pool))
             elif pdef.type == "number":
                 readers[name] = self._number_reader(pdef)
             else:
@@ -331,21 +331,22 @@ if mods:
         return f"{g.defs[cid].name}#{cid}"
 
 
-def _printed_reader(pdef: PropDef, hiding_mask: int,
+def _printed_reader(pdef: PropDef, index: int, hiding_mask: int,
                     in_bounds: bool) -> Callable[[GameState, int], Any]:
-    """A property no text modifies, as one flat function: its printed value (clamped, unless
-    every card's is `in_bounds`), unless hidden. The hottest read of all."""
-    name, default, lo, hi = pdef.name, pdef.default, pdef.min, pdef.max
+    """A property (the ruleset's `index`th) no text modifies, as one flat function: its
+    printed value (clamped, unless every card's is `in_bounds`), unless hidden. The hottest
+    read of all."""
+    lo, hi = pdef.min, pdef.max
     hide = 0 if pdef.always_known else hiding_mask
     if in_bounds:  # nothing to clamp: shorter still
         if not hide:
-            return lambda g, cid: g.defs[cid].props.get(name, default)
-        return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].props.get(name, default)
+            return lambda g, cid: g.defs[cid].printed[index]
+        return lambda g, cid: None if g.flags[cid] & hide else g.defs[cid].printed[index]
 
     def read(g: GameState, cid: int) -> Any:
         if g.flags[cid] & hide:
             return None
-        value = g.defs[cid].props.get(name, default)
+        value = g.defs[cid].printed[index]
         if value is None:
             return None
         if lo is not None and value < lo:

@@ -17,11 +17,12 @@ DONE = "done"
 
 
 class Instr:
-    """`timing`: the instruction is a timing point; state rules and waiting triggered
-    abilities go first (the run loop settles them before it runs the instruction)."""
+    """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
+    settles first: its `run` begins by starting the state rules and waiting triggered
+    abilities, if any, and returns, to run again once they are done (settle_point's quick
+    checks are inlined there: the run loop itself looks at no instruction's kind)."""
 
     __slots__ = ()
-    timing = False
 
     def run(self, g: GameState, f: Frame) -> None:
         raise NotImplementedError

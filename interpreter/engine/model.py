@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,14 @@ class CardDef:
     condition: ExprFn | None = None
     token: bool = False
     modifies: frozenset[str] = frozenset()  # the properties its texts modify
+    # each declared property's printed value (its default when not printed), in the
+    # ruleset's order: the hottest reads index it (see printed_values)
+    printed: tuple[Any, ...] = ()
+
+
+def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:
+    """CardDef.printed: a tuple index, not a dict's `get` with a default, at every read."""
+    return tuple(props.get(p.name, p.default) for p in pdefs)
 
 
 @dataclass(frozen=True)

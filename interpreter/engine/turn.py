@@ -1,10 +1,10 @@
 """The turn structure as VM instructions: turns, phases, action windows, trigger ordering.
 
-Going on: once a turn instruction is done, the next one (a timing point) runs in the same
-dispatch, settled first exactly as the run loop settles (its quick checks, inlined, then
-vm.settle_point); when settling started something, that runs first and the loop comes back
-to the next one. Only the loop's round trip goes. TurnEnd starts the next turn itself, but
-TurnStart does not go on: a chain of such calls is at most one turn long.
+Going on: once a turn instruction is done, the next one runs in the same dispatch. Each is
+a timing point and settles first (see instructions.Instr): when settling started something,
+that runs first and the loop comes back to it. Only the loop's round trip goes. TurnEnd
+starts the next turn itself, but TurnStart does not go on: a chain of such calls is at most
+one turn long.
 """
 
 from __future__ import annotations
@@ -50,12 +50,14 @@ class PhaseStart(Instr):
     """Enter a phase, or skip it when its `if` condition does not hold."""
 
     __slots__ = ("phase", "skip")
-    timing = True
 
     def __init__(self, phase: PhaseDef, skip: int) -> None:
         self.phase, self.skip = phase, skip
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
@@ -72,9 +74,7 @@ class PhaseStart(Instr):
         else:
             f.pc = self.skip
         # go on (see the module's docstring)
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                or not vm.settle_point(g):
-            f.code[f.pc].run(g, f)
+        f.code[f.pc].run(g, f)
 
 
 class Window(Instr):
@@ -82,7 +82,6 @@ class Window(Instr):
     With `max_actions`, the phase also ends once that many actions were taken."""
 
     __slots__ = ("phase", "prompt", "plan")
-    timing = True
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
@@ -90,6 +89,9 @@ class Window(Instr):
         self.plan: tuple = (None, ())  # (game, its plan of the window): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         phase = self.phase
         if phase.max_actions is None or not window_full(f, phase.max_actions):
             plan = self.plan
@@ -103,9 +105,7 @@ class Window(Instr):
                 return
             close_window(f)
         # closed with nothing asked: go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                or not vm.settle_point(g):
-            f.code[f.pc].run(g, f)
+        f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
@@ -116,12 +116,14 @@ class Window(Instr):
 
 class PhaseEnd(Instr):
     __slots__ = ("phase",)
-    timing = True
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         f.pc += 1
         if (g.log is not None or "phase_end" in g.game.triggers_on) \
                 and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
@@ -130,21 +132,21 @@ class PhaseEnd(Instr):
         if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
             expire(g, "phase")
         # go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                or not vm.settle_point(g):
-            f.code[f.pc].run(g, f)
+        f.code[f.pc].run(g, f)
 
 
 class TurnEnd(Instr):
     """Announce the turn's end; once the abilities that heard it resolved, pass the turn."""
 
     __slots__ = ("loop",)
-    timing = True
 
     def __init__(self, loop: int) -> None:
         self.loop = loop
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
@@ -250,13 +252,15 @@ class Push(Instr):
     One closed Straight run (instructions.closed_run) runs here, as a direct verb does."""
 
     __slots__ = ("code", "direct")
-    timing = True
 
     def __init__(self, code: tuple) -> None:
         self.code = code
         self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):
+            return  # a timing point: what settling started runs first, then this again
         f.pc += 1
         if not self.code:
             return
@@ -275,6 +279,4 @@ class Push(Instr):
         if vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on
-        if not (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                or not vm.settle_point(g):
-            f.code[f.pc].run(g, f)
+        f.code[f.pc].run(g, f)

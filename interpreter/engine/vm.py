@@ -39,13 +39,7 @@ def run(g: GameState) -> None:
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question
             while (pc := f.pc) < end:
-                instr = code[pc]
-                # a timing point: settle first (settle_point's quick checks, inlined)
-                if instr.timing and (g.pending or g.queue or rules and g.rules_at != g.version) \
-                        and settle_point(g):
-                    steps += 1
-                    break
-                instr.run(g, f)
+                code[pc].run(g, f)  # (a timing point settles first: see Instr)
                 steps += 1
                 if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
                     break
@@ -394,11 +388,12 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 
 
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
-    """Call a ruleset verb with its parameters (a new dict; a `cards` one a tuple: the
-    compiled call makes it one, see _Generator.params). A direct one (game.direct_verbs)
+    """Call a ruleset verb with its parameters (a new dict, made for this call, which becomes
+    the verb's env; a `cards` one a tuple: the compiled call makes it one, see
+    _Generator.params). A direct one (game.direct_verbs)
     runs now as a Python function; True when code was left to run first, on new frames
     (the verb's body in the VM, a replacement, a choice in a verb the direct one called...)."""
-    body, cards, each, guarded, hearing, direct = g.game.verb_plans.get(name) \
+    body, cards, each, guarded, hearing, direct, shadows = g.game.verb_plans.get(name) \
         or _verb_plan(g.game, name)
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
         return len(params[each]) > 1 and _call_each(g, name, params, caller)
@@ -411,7 +406,12 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
         if _replace(g, name, params, replaced):
             return True
     # (every env that runs code holds you, opponent and self: effect_env, action and turn envs)
-    env = {"you": caller["you"], "opponent": caller["opponent"], "self": caller["self"], **params}
+    if shadows:  # a parameter named like one of them wins
+        env = {"you": caller["you"], "opponent": caller["opponent"], "self": caller["self"],
+               **params}
+    else:  # (no new dict: the parameters' own is the env)
+        env = params
+        env["you"], env["opponent"], env["self"] = caller["you"], caller["opponent"], caller["self"]
     if hearing is not None:  # triggers may need to look back at these cards
         env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
                                 else [c for p in cards for c in params[p]])
@@ -434,12 +434,14 @@ def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
 def _verb_plan(game: Any, name: str) -> tuple:
     """What call_verb reads about a verb, once per game: its body, `cards` parameters and
     `each`, whether a card could forbid or replace it, the triggered abilities that could
-    look back at its cards (None: none, or no cards), and whether it runs directly."""
+    look back at its cards (None: none, or no cards), whether it runs directly, and whether
+    a parameter is named you, opponent or self."""
     verb = game.ruleset.verbs[name]
     hearing = game.triggers_on.get(verb.event) if verb.card_params else None
     plan = game.verb_plans[name] = (verb.body, verb.card_params, verb.each,
                                     name in game.guarded_verbs, hearing,
-                                    name in game.direct_verbs)
+                                    name in game.direct_verbs,
+                                    not {"you", "opponent", "self"}.isdisjoint(verb.params))
     return plan
 
 
