@@ -127,15 +127,32 @@ def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     """distinct_cards' test of card `c`, a copy of printed card `i` that showed before
     (`first[i]`: the first card of it, or the classes of its cards so far): False when an
     earlier card is in its class. The generated action selections call it too."""
-    marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
     classes = first[i]
-    if type(classes) is int:
+    if type(classes) is int:  # the first copy
+        if not (g.mods or g.counters or g.host) and _alike(g, classes, c, player):
+            return False  # (no class looked at: the common case)
+        marked = _unmerged(g)
         classes = first[i] = {card_class(g, classes, player, marked): None}
+    else:
+        marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
     key = card_class(g, c, player, marked)
     if key in classes:
         return False
     classes[key] = None  # (a dict: set() is a call)
     return True
+
+
+def _alike(g: GameState, a: int, b: int, player: int) -> bool:
+    """Copies `a` and `b`, neither marked, are in one class by the rule of their zone: in
+    the same zone, condition and owner, which `player` sees (as card_class; a card the
+    player has only looked at is left to card_class)."""
+    ref = g.zone_of[a]
+    face, owner = g.face[a], g.owner[a]
+    if ref is not g.zone_of[b] or face != g.face[b] or owner != g.owner[b] \
+            or g.flags[a] != g.flags[b]:
+        return False
+    vis = g.game.visibility[ref.name]
+    return vis == "public" and face or vis != "hidden" and owner == player or player is None
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
