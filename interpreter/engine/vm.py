@@ -111,7 +111,7 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     if len(cards) < 2:
         return cards
     defs = g.defs
-    first: dict = {}  # printed card -> its first card here, or the classes of its cards here
+    first: dict = {}  # printed card -> its first card here, or its classes here (kept_copy)
     out = []
     for c in cards:  # a card's class is only looked at once a copy of it shows up
         i = defs[c].id
@@ -126,15 +126,20 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     """distinct_cards' test of card `c`, a copy of printed card `i` that showed before
     (`first[i]`: the first card of it, or the classes of its cards so far): False when an
-    earlier card is in its class. The generated action selections call it too."""
+    earlier card is in its class. The generated action selections call it too.
+    The cards never merged (_unmerged) are found once per list of cards: `first[None]`."""
     classes = first[i]
-    if type(classes) is int:  # the first copy
-        if not (g.mods or g.counters or g.host) and _alike(g, classes, c, player):
+    marked = _NONE
+    if g.mods or g.counters or g.host:
+        marked = first.get(None)
+        if marked is None:
+            marked = first[None] = _unmerged(g)
+        if type(classes) is int and (classes in marked or c in marked):
+            classes = first[i] = {card_class(g, classes, player, marked): None}
+    if type(classes) is int:  # the first copy (neither it nor the first card is marked)
+        if _alike(g, classes, c, player):
             return False  # (no class looked at: the common case)
-        marked = _unmerged(g)
         classes = first[i] = {card_class(g, classes, player, marked): None}
-    else:
-        marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
     key = card_class(g, c, player, marked)
     if key in classes:
         return False
