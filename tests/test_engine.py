@@ -464,3 +464,59 @@ def test_a_property_a_card_does_not_print_reads_as_its_default(tmp_path) -> None
     assert [(g.get(c, "cost"), g.get(c, "kind")) for c in (plain, dear, spell)] == \
         [(3, "unit"), (5, "unit"), (3, "spell")]
     assert [o for o in g.decision.options if o[0] == "play"] == [("play", plain, None)]
+
+
+PLANS = """
+id: plans
+name: what a match's cards hear
+players: 2
+ability_zones: [field]
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  field: {visibility: public}
+states:
+  resting: {}
+deck:
+  sections:
+    main: {zone: field}
+    pile: {zone: deck}
+actions:
+  rest:
+    card: "field(player) where not resting"
+    do: "set(card, resting)"
+  leave:
+    card: "field(player)"
+    do: "move(card, hand(you))"
+turn:
+  - phase: main
+    actions: [rest, leave]
+"""
+
+ALARM = """
+ruleset: plans
+cards:
+  - {name: plain}
+  - name: alarm
+    abilities: ["when state where card == self and state == 「resting」: move(top(deck(you)), hand(you))"]
+  - name: scout
+    abilities: ["when moved where card == self: move(top(deck(you)), hand(you))"]
+"""
+
+
+def test_each_match_hears_what_its_own_cards_hear(tmp_path) -> None:
+    """Matches of one game with different cards: a state change or a move no card of one
+    match hears is still heard in the next, which holds a card listening for it."""
+    from interpreter.run.loading import load_game
+
+    (tmp_path / "plans.yaml").write_text(PLANS, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(ALARM, encoding="utf-8")
+    game = load_game(str(tmp_path / "plans.yaml"), (str(tmp_path / "cards.yaml"),))
+    drawn = []
+    for card, action in (("plain", "rest"), ("alarm", "rest"), ("plain", "leave"),
+                         ("scout", "leave"), ("plain", "rest")):
+        g = game.new_state([{"main": [card], "pile": ["plain"]},
+                            {"main": ["plain"], "pile": ["plain"]}], 0, log=False)
+        vm.answer(g, (action, g.zones[ZoneRef("field", 0)][0], None))
+        drawn.append(len(g.zones[ZoneRef("deck", 0)]))
+    assert drawn == [1, 0, 1, 0, 1]

@@ -103,3 +103,27 @@ def test_cards_are_merged_into_one_option_only_when_their_player_sees_them(rules
                     assert key == c, f"card {c} hidden from P{p + 1} was given a class"
                 elif key != c:
                     assert key[0] == s.defs[c].id and key[1] == s.zone_of[c]
+
+
+def test_the_default_heuristic_counts_the_cards_where_abilities_work_by_default():
+    """Without a `heuristic`, a player's score is 2 x their cards where abilities work by
+    default (ability_zones: kannagi's field and season) less all cards there: a card in a
+    zone only some abilities work in (the soul) or in the hand does not count."""
+    from interpreter.engine import primitives
+    from interpreter.engine.state import ZoneRef
+
+    game = interpreter.load_game("kannagi")
+    s = game.new_state(interpreter.default_decks(game), 1, log=False)
+    assert "soul" in s.game.scan_zone_set and "soul" not in game.ruleset.ability_zones
+    assert game.score(s, 0) == game.score(s, 1) == 0
+    deck0, deck1 = (s.zones[ZoneRef("deck", p)] for p in (0, 1))
+    env = {"you": 0, "opponent": 1, "self": None}
+    primitives.move(s, env, tuple(deck0[:2]), ZoneRef("field", 0))
+    primitives.move(s, env, deck1[0], ZoneRef("field", 0))  # P2's card, on P1's side
+    primitives.move(s, env, tuple(deck0[:3]), ZoneRef("soul", 0))
+    primitives.move(s, env, tuple(deck1[:2]), ZoneRef("hand", 1))
+    assert (game.score(s, 0), game.score(s, 1)) == (2 * 2 - 3, 2 * 1 - 3)
+    soul = s.zones[ZoneRef("soul", 0)]
+    primitives.move(s, env, soul[0], ZoneRef("season", 0))
+    primitives.move(s, env, tuple(soul), ZoneRef("field", 1))  # P1's cards, on P2's side
+    assert (game.score(s, 0), game.score(s, 1)) == (2 * 5 - 6, 2 * 1 - 6)

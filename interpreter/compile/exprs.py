@@ -47,7 +47,11 @@ def equal(a: Any, b: Any) -> bool:
         return a == b
     if isinstance(a, ZoneRef) or isinstance(b, ZoneRef):
         return a == b
-    return single(a) == single(b)
+    if type(a) is tuple and len(a) == 1:  # (single, inlined: a card against a selection)
+        a = a[0]
+    if type(b) is tuple and len(b) == 1:
+        b = b[0]
+    return a == b
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -127,13 +131,19 @@ def _numbers(*values: Any) -> list:
 
 
 def _playable(g: GameState, value: Any) -> bool:
-    cards = vm.as_cards(g, value)
-    return bool(cards) and all(_condition_holds(g, cid) for cid in cards)
-
-
-def _condition_holds(g: GameState, cid: int) -> bool:
-    cond = g.defs[cid].condition
-    return cond is None or bool(cond(g, vm.effect_env(g, cid, g.controller[cid])))
+    """Every card's own `condition` holds (and there is a card). Asked of each card an
+    action could play: a loop with the env made inline (no call per card)."""
+    cards = (value,) if type(value) is int else vm.as_cards(g, value)
+    if not cards:
+        return False
+    defs, controller, opponent = g.defs, g.controller, g.game.opponent
+    for cid in cards:
+        cond = defs[cid].condition
+        if cond is not None:
+            you = controller[cid]
+            if not cond(g, {"self": cid, "you": you, "opponent": opponent[you]}):
+                return False
+    return True
 
 
 def _attached(g: GameState, value: Any) -> tuple[int, ...]:
@@ -638,7 +648,7 @@ class _Generator:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
         if not card:
-            return f"_field(g, {obj}, {n.name!r})" if self._reader(n.name).startswith("R[") \
+            return f"_field(g, {obj}, {n.name!r})" if self._declared(n.name) \
                 else f"{self.const(_read_none)}(g, single({obj}))"
         return self._read(n.name, obj, True)
 
@@ -658,11 +668,13 @@ class _Generator:
         return inline.format(c=card)
 
     def _reader(self, name: str) -> str:
-        """The game's reader of a card field (its `readers` hold every declared one)."""
-        names = self.names
-        if name in CARD_ATTR_SOURCE or name in names.properties or name in names.states:
-            return f"R[{name!r}]"
-        return self.const(_read_none)
+        return f"R[{name!r}]" if self._declared(name) else self.const(_read_none)
+
+    def _declared(self, name: str) -> bool:
+        """A card field the game's readers hold: a declared property or state, or one of the
+        engine's card attributes."""
+        return name in CARD_ATTR_SOURCE or name in self.names.properties \
+            or name in self.names.states
 
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)

@@ -53,6 +53,7 @@ class Game:
         self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
+        self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))
         self.field_types = dict(_ENGINE_FIELD_TYPES)
@@ -61,6 +62,7 @@ class Game:
         self._index_abilities(pool)
         self.readers = self._readers(pool)
         self.direct_verbs = direct_verbs(ruleset.verbs)
+        self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:
@@ -88,6 +90,8 @@ class Game:
             ZoneRef(z, -1) if zones[z].shared else ZoneRef(z, p)
             for z in sorted(self.scan_zone_set, key=list(zones).index)
             for p in range(1 if zones[z].shared else self.ruleset.players))
+        # where abilities work by default: the board score() counts
+        self.board_refs = tuple(r for r in self.ability_refs if r.name in self.ability_zone_set)
 
     def _channels(self, static_reads: frozenset[str] | None) -> None:
         """What the static modifiers, the state rules, the win/loss rules and the heuristic
@@ -129,8 +133,9 @@ class Game:
         self.pool = tuple(pool)  # the card definitions a match of this game can hold
         self.triggers_on: dict[str, dict[int, tuple[int, ...]]] = {}
         self.static_keys: dict[str, set[str]] = {}
-        # per card definition, its (index, ability) of the kinds static_keys indexes, and its
-        # triggered abilities (vm.live_statics indexes the live ones by (kind, key))
+        # per card definition, (index, ability, (kind, key), the zones it works in) for its
+        # abilities of the kinds static_keys indexes, its triggered abilities and its static
+        # ones (vm.live_statics indexes the live ones by (kind, key); a static's key is "")
         self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
         self.has_statics = False
         for d in pool:
@@ -140,10 +145,10 @@ class Game:
                     per_def[d.id] = (*per_def.get(d.id, ()), idx)
                 elif a.kind == "static":
                     self.has_statics = True
-                    continue
                 else:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
-                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (idx, a))
+                self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (
+                    idx, a, (a.kind, a.key), a.zones or self.ability_zone_set))  # (see works)
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -158,11 +163,13 @@ class Game:
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
+        self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
+        self.move_plans: dict = {}  # zone entered -> see primitives.move
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
-        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property
-        that neither the ruleset nor a card of `pool` modifies reads its printed value."""
+        a dict subclass's `d[k]` costs a method call in CPython 3.11). A property that
+        neither the ruleset nor a card of `pool` modifies reads its printed value."""
         modified = self.modified_by(pool)
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
@@ -186,14 +193,15 @@ class Game:
         property (only the steps it needs): one of the hottest reads."""
         hide = 0 if pdef.always_known else self.hiding_mask
         lines = [f"if g.flags[cid] & {hide}:\n    return None"] if hide else []
-        lines.append("value = g.defs[cid].props.get(name, default)" if pdef.formula is None
+        index = list(self.ruleset.properties).index(pdef.name)  # (in CardDef.printed)
+        lines.append(f"value = g.defs[cid].printed[{index}]" if pdef.formula is None
                      else "value = formula(g, {'it': cid})")
         modifiers = """index = g.mod_index
 if index is None or index[0] != g.version:
     index = g.index_mods()
-mods = index[2].get((cid, name))
-if mods:
-    value = apply(value or 0, mods)"""  # (g.mods_of, inlined)
+mods = index[2].get(cid)
+if mods and name in mods:
+    value = apply(value or 0, mods[name])"""  # (g.mods_of, inlined)
         # with static abilities in the game there may be modifiers at any time
         lines.append(modifiers if self.has_statics
                      else "if g.mods:\n" + modifiers.replace("\n", "\n    ").join(["    ", ""]))
@@ -203,8 +211,7 @@ if mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "default": pdef.default, "formula": pdef.formula,
-                     "apply": self.apply_modifiers}
+        namespace = {"name": pdef.name, "formula": pdef.formula, "apply": self.apply_modifiers}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
@@ -216,11 +223,12 @@ if mods:
         if self.ruleset.heuristic is not None:  # (an expression: it only reads its env)
             return float(self.ruleset.heuristic(g, self.player_envs[player]) or 0)
         mine = board = 0
-        zone_of, owner, where = g.zone_of, g.owner, self.ability_zone_set
-        for c in g.live_cards():  # (a loop: a comprehension is a call of its own)
-            if zone_of[c].name in where:
-                board += 1
-                mine += owner[c] == player
+        zones, flags, owner, mask = g.zones, g.flags, g.owner, self.disabling_mask
+        for ref in self.board_refs:  # the live cards there (live_cards, without the others)
+            for c in zones[ref]:  # (loops: a comprehension is a call of its own)
+                if not flags[c] & mask:
+                    board += 1
+                    mine += owner[c] == player
         return float(2 * mine - board)
 
     def works(self, g: GameState, cid: int, ability, zone: str | None = None) -> bool:
@@ -252,19 +260,16 @@ if mods:
                 return cached[1]
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
-        for cid in g.live_cards():
-            for ability in g.defs[cid].abilities:
-                if ability.kind != "static" or not self.works(g, cid, ability):
+        for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
+            env = vm.effect_env(g, cid, g.controller[cid])
+            if ability.cond is not None and not ability.cond(g, env):
+                continue
+            for target, prop, op, value_fn in ability.modifiers:
+                value = value_fn(g, env)
+                if value is None:
                     continue
-                env = vm.effect_env(g, cid, g.controller[cid])
-                if ability.cond is not None and not ability.cond(g, env):
-                    continue
-                for target, prop, op, value_fn in ability.modifiers:
-                    value = value_fn(g, env)
-                    if value is None:
-                        continue
-                    for t in vm.as_cards(g, target(g, env)):
-                        out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+                for t in vm.as_cards(g, target(g, env)):
+                    out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
         g._statics = (g.version, out)
         g.mod_index = None  # (made while they were computed: without them)
         return out
@@ -329,6 +334,9 @@ if mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+_STATIC = ("static", "")  # the live static abilities' key in vm.live_statics
 
 
 def _printed_reader(pdef: PropDef, index: int, hiding_mask: int,

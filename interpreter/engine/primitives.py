@@ -34,20 +34,18 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
         return
     game, name = g.game, to.name
-    zdef = game.ruleset.zones[name]
-    up = (zdef.face if face is None else face) == "up"
+    capacity, face_up, into_play, hearing, to_ends = game.move_plans.get(to) \
+        or _move_plan(game, to)
+    up = face_up if face is None else face == "up"
     scan = game.scan_zone_set  # where abilities can work
-    into_play = name in scan
-    hearing = game.triggers_on.get("moved")
     quiet = g.log is None and hearing is None  # vm.quiet(g, "moved"), without the call
-    ends = game.end_reads  # check_end for both zones, without the calls
-    to_ends = ends is None or name in ends
+    ends = game.end_reads  # check_end for the zone left, without the call
     zones, zone_of, marks, dest = g.zones, g.zone_of, g.marks, g.zones[to]
     owned = to.owner  # the controller of cards entering: the zone's owner, or their own
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
             else vm.as_cards(g, cards):
         src = zone_of[cid]
-        if zdef.capacity is not None and len(dest) >= zdef.capacity and src != to:
+        if capacity is not None and len(dest) >= capacity and src != to:
             if g.log is not None:
                 g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
                               "to": _zone_label(to), "why": "zone is full"})
@@ -79,6 +77,17 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         marks[src.name] = marks[name] = g.version
         if to_ends or src.name in ends:
             vm.check_end(g)
+
+
+def _move_plan(game: Any, to: ZoneRef) -> tuple:
+    """What move reads about a zone cards enter, once per game: its capacity, whether its
+    cards are face up, whether abilities work there, the triggered abilities that hear a
+    move (None: none), and whether a win/loss rule reads the zone (check_end without the
+    call)."""
+    zdef, ends = game.ruleset.zones[to.name], game.end_reads
+    plan = game.move_plans[to] = (zdef.capacity, zdef.face == "up", to.name in game.scan_zone_set,
+                                  game.triggers_on.get("moved"), ends is None or to.name in ends)
+    return plan
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
@@ -130,14 +139,11 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     game = g.game
-    bit = 1 << game.ruleset.states[state].index
+    bit, ends_with, disabling, heard, channel, check = game.state_plans.get(state) \
+        or _state_plan(game, state)
     on = bool(value)
-    until = game.state_ends.get(state) if on else None  # it ends with a phase or turn
-    disabling = bit & game.disabling_mask  # the card's abilities start or stop working
-    quiet = g.log is None and "state" not in game.triggers_on  # vm.quiet, without the call
-    channel = game.state_marks[state]
-    ends = game.end_reads  # check_end(g, channel), without the call
-    check = ends is None or channel in ends
+    until = ends_with if on else None
+    quiet = g.log is None and not heard  # vm.quiet, without the call
     flags = g.flags
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
             else vm.as_cards(g, cards):
@@ -161,6 +167,18 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         g.marks[channel] = g.version
         if check:
             vm.check_end(g)
+
+
+def _state_plan(game: Any, state: str) -> tuple:
+    """What set_state reads about a state, once per game: its bit, the phase or turn it ends
+    with, whether it starts or stops the card's abilities, whether anything hears it, its
+    change channel, and whether a win/loss rule reads that (check_end without the call)."""
+    bit = 1 << game.ruleset.states[state].index
+    channel = game.state_marks[state]
+    plan = game.state_plans[state] = (
+        bit, game.state_ends.get(state), bit & game.disabling_mask, "state" in game.triggers_on,
+        channel, game.end_reads is None or channel in game.end_reads)
+    return plan
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
@@ -190,30 +208,32 @@ def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
 
 def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None:
     """A player's resource or cards' counter `name` becomes n, or grows by n (`add`)."""
-    spec = g.game.ruleset.resources.get(name)
-    if spec is not None:
-        old = g.res[target].get(name, 0)
+    game = g.game
+    resource, low, channel, check = game.number_plans.get(name) or _number_plan(game, name)
+    heard = g.log is not None or ("resource" if resource else "counter") in game.triggers_on
+    if resource:
+        res = g.res[target]
+        old = res.get(name, 0)
         value = old + n if add else n
-        low = spec.get("min")
         if low is not None and value < low:
             value = low
-        g.res[target][name] = value
-        heard = g.log is not None or "resource" in g.game.triggers_on  # (vm.quiet, inlined)
+        res[name] = value
         if heard and not vm.quiet(g, "resource", changed=value != old):
             vm.emit(g, "resource", {"player": target, "name": name, "value": value,
                                     "delta": value - old}, changed=value != old)
-        channel = "res:" + name
         if value != old:
             if not heard:
                 g.version += 1
             g.marks[channel] = g.version
     else:
-        channel = "counter:" + name
-        heard = g.log is not None or "counter" in g.game.triggers_on  # (vm.quiet, inlined)
-        for cid in vm.as_cards(g, target):
-            old = g.counters.get((cid, name), 0)
-            value = max(old + n if add else n, 0)
-            g.counters[(cid, name)] = value
+        counters = g.counters
+        for cid in target if type(target) is tuple else vm.as_cards(g, target):
+            key = (cid, name)
+            old = counters.get(key, 0)
+            value = old + n if add else n
+            if value < 0:
+                value = 0
+            counters[key] = value
             if heard and not vm.quiet(g, "counter", changed=value != old):
                 vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
                                        "delta": value - old}, changed=value != old)
@@ -221,9 +241,19 @@ def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None
                 if not heard:
                     g.version += 1
                 g.marks[channel] = g.version
-    ends = g.game.end_reads  # check_end(g, channel), without the call
-    if ends is None or channel in ends:
+    if check:  # (check_end(g, channel), without the call when no win/loss rule reads it)
         vm.check_end(g)
+
+
+def _number_plan(game: Any, name: str) -> tuple:
+    """What _set_number reads about a name, once per game: whether it is a resource (else a
+    counter), its floor, its change channel, and whether a win/loss rule may read that."""
+    spec = game.ruleset.resources.get(name)
+    channel = ("counter:" if spec is None else "res:") + name
+    ends = game.end_reads
+    plan = game.number_plans[name] = (spec is not None, None if spec is None else spec.get("min"),
+                                      channel, ends is None or channel in ends)
+    return plan
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:

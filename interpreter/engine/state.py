@@ -153,7 +153,8 @@ class GameState:
         # the version at which the win/loss rules last held for no one (-1: not looked at yet)
         self.clean_at = -1
         self.rules_at = -1  # the version at which the state rules last found nothing to do
-        # (version, static modifiers, (card, property) -> modifiers): see mods_of
+        # (version, static modifiers, card -> property -> modifiers): see mods_of (by card
+        # first: most cards read have none, found with one lookup and no key to build)
         self.mod_index: tuple[int, dict | None, dict] | None = None
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = dict.fromkeys(game.read_channels, -1)
@@ -302,24 +303,25 @@ class GameState:
         index = self.mod_index
         if index is None or index[0] != self.version:
             index = self.index_mods()
-        return index[2].get((cid, prop))
+        mods = index[2].get(cid)
+        return mods.get(prop) if mods else None
 
     def index_mods(self) -> tuple[int, dict | None, dict]:
-        """(version, static modifiers, (card, property) -> modifiers), indexed again when
+        """(version, static modifiers, card -> property -> modifiers), indexed again when
         either kind of modifier changed (while Game.static_mods computes the static ones,
         reads see none: it drops the index it made then)."""
         statics = self.game.static_mods(self) if self.game.has_statics else None
         index = self.mod_index
         if index is not None and index[1] is statics \
                 and self.marks["@mods"] <= index[0]:
-            by_key = index[2]  # still the same modifiers
+            by_card = index[2]  # still the same modifiers
         else:
-            by_key = {}
+            by_card = {}
             for c, p, op, v, _u, s in self.mods:
-                by_key.setdefault((c, p), []).append((op, v, s))
-            for key, mods in (statics or {}).items():
-                by_key.setdefault(key, []).extend(mods)
-        index = self.mod_index = (self.version, statics, by_key)
+                by_card.setdefault(c, {}).setdefault(p, []).append((op, v, s))
+            for (c, p), mods in (statics or {}).items():
+                by_card.setdefault(c, {}).setdefault(p, []).extend(mods)
+        index = self.mod_index = (self.version, statics, by_card)
         return index
 
     def resource(self, player: int, name: str) -> int:
@@ -341,11 +343,11 @@ class GameState:
 
     def _live_cards(self) -> list[int]:
         mask, flags, zones = self.game.disabling_mask, self.flags, self.zones
-        live = []
-        for ref in self.game.ability_refs:  # (a loop: a comprehension is a call of its own)
-            for c in zones[ref]:
-                if not flags[c] & mask:
-                    live.append(c)
+        live: list[int] = []
+        for ref in self.game.ability_refs:
+            live += zones[ref]
+        if mask:  # (a state can disable abilities)
+            live = [c for c in live if not flags[c] & mask]
         return live
 
 

@@ -197,7 +197,7 @@ def _unmerged(g: GameState) -> set | frozenset:
 
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
-    return {"self": source, "you": controller, "opponent": g.other(controller)}
+    return {"self": source, "you": controller, "opponent": g.game.opponent[controller]}
 
 
 def _player(p: int | None) -> str | None:
@@ -314,9 +314,9 @@ def _fire_state_rules(g: GameState) -> bool:
     for rule, reads in game.rules_with_reads:  # (a loop: a comprehension is a call of its own)
         if not g.unchanged(clean, reads):
             rules.append(rule)
-    for penv in game.player_envs:
+    for penv in game.player_envs:  # (read-only: an expression writes no variable)
         for rule in rules:
-            found = as_cards(g, rule.each(g, dict(penv)))
+            found = as_cards(g, rule.each(g, penv))
             if found:
                 g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
                 return True
@@ -376,8 +376,9 @@ def statics_of(g: GameState, kind: str, key: str) -> list[tuple]:
 
 
 def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
-    """Live prohibitions, permissions, replacements and triggered abilities by (kind, key),
-    once per set of live cards: every action offered, verb called and event emitted asks."""
+    """Live prohibitions, permissions, replacements, triggered and static abilities by (kind,
+    key), once per set of live cards: every action offered, verb called and event emitted
+    asks (and Game.static_mods, whenever what the static modifiers read changed)."""
     index = g.live_index
     if index is not None and g.live_at == g.epoch:  # (live_cards would change nothing)
         return index
@@ -385,11 +386,14 @@ def live_statics(g: GameState) -> dict[tuple[str, str], list[tuple]]:
     index = g.live_index
     if index is None:
         index = g.live_index = {}
-        keyed, defs, works = g.game.keyed_abilities, g.defs, g.game.works
+        keyed, defs, zone_of = g.game.keyed_abilities, g.defs, g.zone_of
         for cid in live:
-            for idx, ability in keyed.get(defs[cid].id, ()):
-                if works(g, cid, ability):
-                    index.setdefault((ability.kind, ability.key), []).append((cid, idx, ability))
+            abilities = keyed.get(defs[cid].id)
+            if abilities is not None:
+                zone = zone_of[cid].name
+                for idx, ability, key, zones in abilities:
+                    if zone in zones:  # it works there (Game.works, inlined)
+                        index.setdefault(key, []).append((cid, idx, ability))
     return index
 
 
@@ -412,9 +416,9 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     """Call a ruleset verb with its parameters (a new dict, made for this call, which becomes
     the verb's env; a `cards` one a tuple: the compiled call makes it one, see
-    _Generator.params). A direct one (game.direct_verbs)
-    runs now as a Python function; True when code was left to run first, on new frames
-    (the verb's body in the VM, a replacement, a choice in a verb the direct one called...)."""
+    _Generator.params). A direct one (game.direct_verbs) runs now as a Python function; True
+    when code was left to run first, on new frames (the verb's body in the VM, a
+    replacement, a choice in a verb the direct one called...)."""
     body, cards, each, guarded, hearing, direct, shadows = g.game.verb_plans.get(name) \
         or _verb_plan(g.game, name)
     if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
