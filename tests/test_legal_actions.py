@@ -210,6 +210,64 @@ def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never
     assert vm.card_classes(s, [None, *deck], 0) == [None, deck[0], *keys[1:]]
 
 
+SIGHT = RULESET.replace("  veiled: {hides_properties: true}\n",
+                        "  veiled: {hides_properties: true}\n  tapped: {}\n").replace(
+    "  any:\n", '  peek:\n    card: "deck(player)"\n    do: "dump(card)"\n'
+    '  spy:\n    card: "hand(other(player)) where cost >= 0"\n    do: "dump(card)"\n  any:\n', 1)
+
+
+def test_a_selection_merges_copies_only_where_its_player_sees_them_alike():
+    """The compiled selections merge copies as the cards pass (compile_selection): copies in
+    the player's hand are one option, unless their states differ or one has a counter of its
+    own; copies the player cannot see (their own hidden deck, the opponent's hand) are one
+    option each, until the player has looked at them (g.known)."""
+    cards = {"ruleset": "bounds", "cards": [{"name": "A"}, {"name": "B"}]}
+    game = build_game(load_text(SIGHT, "sight.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    g = game.new_state([{"main": ["A", "A", "A", "A", "B", "B"]}] * 2, 0, log=False)
+    hand = g.zones[g.zone_key("hand", 0)]
+    a1, a2, a3, a4 = (c for c in hand if g.defs[c].name == "A")
+    b1, b2 = (c for c in hand if g.defs[c].name == "B")
+    for c in (a3, b2, a4):
+        primitives.move(g, {}, c, g.zone_key("deck", 0))
+
+    def offered(name: str, player: int = 0) -> list[int]:
+        return [o[1] for o in actions.legal_actions(g, (name,), player)]
+
+    assert offered("any") == [c for c in hand if c in (a1, b1)]
+    assert offered("peek") == list(g.zones[g.zone_key("deck", 0)])  # hidden: each its own
+    assert len(offered("spy")) == 6  # the opponent's hand: six cards, two printed cards
+    assert sorted(offered("spy", 1)) == sorted([a1, a2, b1])  # P1's hand, which P2 cannot see
+    g.known[a3] = g.known[a4] = 1  # P1 looked at both
+    assert sorted(offered("peek")) == sorted([b2, min(a3, a4, key=g.zones[g.zone_key(
+        "deck", 0)].index)])
+    g.flags[a2] |= 1 << game.ruleset.states["tapped"].index
+    assert sorted(offered("any")) == sorted([a1, a2, b1])  # a state apart
+    g.flags[a2] = g.flags[a1]
+    g.counters[(a2, "x")] = 1
+    assert sorted(offered("any")) == sorted([a1, a2, b1])  # a counter of its own
+    del g.counters[(a2, "x")]
+    assert sorted(offered("any")) == sorted([a1, b1])
+
+
+def test_a_window_shared_by_games_narrowed_to_other_decks_plans_for_each():
+    """A phase's window keeps its plan (which actions its game's cards may take) for one
+    game at a time: games narrowed to other decks share the window's code, and each gets
+    the options of its own plan, as they take turns."""
+    cards = {"ruleset": "kinds", "cards": [{"name": "Unit", "kind": "unit"},
+                                           {"name": "Spell", "kind": "spell"}]}
+    game = build_game(load_text(KINDS, "kinds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    for _ in range(2):
+        units = game.new_state([{"main": ["Unit", "Unit"]}] * 2, 0, log=False)
+        mixed = game.new_state([{"main": ["Unit", "Spell"]}] * 2, 0, log=False)
+        assert units.game is not mixed.game  # narrowed: one game per set of cards
+        assert _offered(units) == [("any", "Unit")]
+        assert sorted(_offered(mixed)) == [("any", "Spell"), ("any", "Unit"), ("cast", "Spell")]
+        units.apply(0)  # the next decision of each: its window asks again
+        mixed.apply(_offered(mixed).index(("any", "Unit")))
+        assert _offered(units) == [("any", "Unit")]
+        assert sorted(_offered(mixed)) == [("any", "Spell"), ("cast", "Spell")]
+
+
 def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick():
     """A choice of several cards, one at a time: each pick offers one card per class among
     the cards not chosen yet, in their order (a taken copy's place goes to the next copy);

@@ -234,7 +234,7 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
-    "as_cards": vm.as_cards,
+    "as_cards": vm.as_cards, "_kept": vm.kept_copy,
 }
 
 
@@ -275,22 +275,30 @@ class ExprCompiler:
         gen = _Generator(self)
         return gen.function(gen.params(params, values))
 
-    def compile_selection(self, cards: A.Expr, rules: list[A.Expr]) -> Fn:
-        """The cards of `cards` for which every rule holds, `card` bound to each: one
-        generated function instead of an interpreted loop over candidates.
+    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr]) -> Callable:
+        """The options of action `name`: `fn(g, env, player, out)` appends (name, card, None)
+        to `out` for the cards of `cards` for which every rule holds, `card` bound to each,
+        one card per class of interchangeable cards (as vm.distinct_cards: the first of each,
+        in order). One generated function instead of an interpreted loop over candidates.
 
         For speed (this runs for every action at every decision): the candidates come
         first, and with none the rules are not looked at; then rules that do not read
         `card` are tested once, before the rules about each candidate. A filter of a zone
         and the rules about the card are one pass over the zone: the rules that do not read
-        `card` are tested at the first card passing the filter."""
+        `card` are tested at the first card passing the filter. Cards are merged as they
+        pass (no tuple of them, no call): only a copy of a card seen before is looked at
+        more closely (vm.kept_copy)."""
         pure = not _impure((cards, *rules))
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
+        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
+        keep = _keep(card, gen.const(name))
+        args = "g, env, _p, _o"
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
-            return gen.function(f"tuple([{card} for {card} in {gen.cards(cards, False, False)} "
-                                f"if {conds}])")
+            return gen.function("None", ["_D, _f = g.defs, {}",
+                                         f"for {card} in {gen.cards(cards, False, False)}:",
+                                         f"    if {conds}:", *_indent(keep, 8)], args)
         prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
@@ -298,34 +306,27 @@ class ExprCompiler:
             and not self._memoizable(cards, False)
         printed = self.printed_test(cards.cond) if filtered else None
         if filtered:
-            lines = [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return ()"]
+            lines = [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return"]
             test = gen.per_candidate(cards.cond, True, True)
-            if not per_card:
-                lines += ["_c = []", "for it in _s:",  # (a loop: a comprehension is a call)
-                          f"    if {test}:", "        _c.append(it)", "if not _c:", "    return ()"]
         else:
-            lines = [f"_c = {gen.cards(cards, False, False)}", "if not _c:", "    return ()"]
+            lines = [f"_c = {gen.cards(cards, False, False)}", "if not _c:", "    return"]
         lines = [*prelude, *lines]
         start = len(prelude)
         first = []  # what is computed once, before the rules about a candidate
         if once:
             guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
-            first += [*prelude[start:], f"if not ({guard}):", "    return ()"]
+            first += [*prelude[start:], f"if not ({guard}):", "    return"]
             start = len(prelude)
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
-        first += prelude[start:]
-        if conds and filtered:  # one pass: the filter's test, then the rules'
-            lines += ["_r = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
-                      "        if _r is None:",  # (its loops may bind `it`: the card is kept)
-                      *(" " * 12 + line for line in first), " " * 12 + "_r = []",
-                      f"        if {conds}:",
-                      f"            _r.append({card})", "if _r is None:", "    return ()"]
-        elif conds:
-            lines += [*first, "_r = []", f"for {card} in _c:", f"    if {conds}:",
-                      f"        _r.append({card})"]
+        first += [*prelude[start:], "_D, _f = g.defs, {}"]
+        on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
+        if filtered:  # one pass: the filter's test, then the rules'
+            lines += ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
+                      "        if _f is None:",  # (its loops may bind `it`: the card is kept)
+                      *_indent(first, 12), *_indent(on_pass, 8)]
         else:
-            lines += first
-        fn = gen.function("tuple(_r)" if conds else "tuple(_c)", lines)
+            lines += [*first, f"for {card} in _c:", *_indent(on_pass, 4)]
+        fn = gen.function("None", lines, args)
         fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
         return fn
 
@@ -370,6 +371,19 @@ class ExprCompiler:
             args = node.args[:1] if node.name == "total" else node.args
             return set().union(*(self.reads(a.value, in_filter) for a in args))
         return set()
+
+
+def _keep(card: str, name: str) -> list[str]:
+    """Lines adding the option of `card` (action `name`) to `_o` unless an earlier card is
+    interchangeable with it (vm.distinct_cards' test, inlined: `_f`, printed card -> its
+    first card here or the classes of its cards here; `_D`, the cards' definitions)."""
+    option = f"_o.append(({name}, {card}, None))"
+    return [f"_i = _D[{card}].id", "if _i not in _f:", f"    _f[_i] = {card}", f"    {option}",
+            f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
+
+
+def _indent(lines: list[str], spaces: int) -> list[str]:
+    return [" " * spaces + line for line in lines]
 
 
 def _shape(node: Any) -> Any:
@@ -439,6 +453,8 @@ class _Generator:
         self.owner, self.names = owner, owner.names
         # variables that are Python locals in the generated code, not env entries
         self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
+        # variables the generated function takes as arguments (the same for all its candidates)
+        self.args: dict[str, str] = {}
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
@@ -489,12 +505,13 @@ class _Generator:
                                       f"    if {self.test(n.cond, True, True)}:",
                                       f"        {on_pass}"])
 
-    def function(self, body: str, head: list[str] | None = None) -> Fn:
-        """The function returning `body`; before it, `head` (by default the hoisted lines)."""
+    def function(self, body: str, head: list[str] | None = None, args: str = "g, env") -> Fn:
+        """The function of `args` returning `body`; before it, `head` (by default the
+        hoisted lines)."""
         lines = [*(self.prelude or () if head is None else head), f"return {body}"]
         if any("R[" in line for line in lines):  # (not read: a store saved at every call)
             lines.insert(0, "R = g.game.readers")
-        source = "def _expr(g, env):\n" + "".join(f"    {line}\n" for line in lines)
+        source = f"def _expr({args}):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         return self.namespace["_expr"]
 
@@ -600,6 +617,8 @@ class _Generator:
             return self.const(ZoneRef(name, -1))
         if name in self.locals:
             return self.locals[name]
+        if name in self.args:
+            return self.args[name]
         return f"env.get({name!r})"
 
     def _literal(self, n: A.Expr, in_filter: bool) -> bool:

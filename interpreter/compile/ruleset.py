@@ -217,7 +217,7 @@ class RulesetBuilder:
             requires, trees = self._requires(at, d.get("requires"), scope)
             select = None
             if cards_tree is not None and not d.get("abilities") and None not in trees:
-                select = self.compiler.exprs.compile_selection(cards_tree, trees)
+                select = self.compiler.exprs.compile_selection(name, cards_tree, trees)
                 self.selections[name] = (cards_tree, trees)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
@@ -246,7 +246,7 @@ class RulesetBuilder:
         try:
             for name, (cards, rules) in self.selections.items():
                 rs.actions[name] = replace(rs.actions[name],
-                                           select=exprs.compile_selection(cards, rules))
+                                           select=exprs.compile_selection(name, cards, rules))
         finally:
             exprs.printed = {}
 

@@ -16,25 +16,31 @@ DECLINE = ("pass", "decline")  # let a response window go by
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     """Options (action, card, ability index) that `player` may take now among `names` (no
     name twice: the ruleset builder drops repeats)."""
+    return tuple(options(g, plan_of(g, names), player))
+
+
+def plan_of(g: GameState, names: tuple[str, ...]) -> tuple:
+    """The plan of a window of actions `names` in this game (see _plan)."""
+    return g.game.action_plans.get(names) or _plan(g, names)
+
+
+def options(g: GameState, plan: tuple, player: int) -> list[tuple]:
+    """legal_actions, from the window's plan (a window keeps it: see Offer.run), as a new
+    list (the window adds its pass)."""
     out: list[tuple] = []
-    plan = g.game.action_plans.get(names) or _plan(g, names)
     env = g.game.player_envs[player]  # read-only: what compiled selections may read
     for name, adef, select, limit, guard in plan:
         if limit is not None and g.counts.get((name, limit[1], player), 0) >= limit[0]:
             continue
         if select is not None and (guard is None or not _guarded(g, guard)):
-            cards = select(g, env)
-            if len(cards) > 1:
-                cards = vm.distinct_cards(g, cards, player)
-            for cid in cards:  # (a loop: a comprehension is a call of its own)
-                out.append((name, cid, None))
+            select(g, env, player, out)  # (its options, merged: see compile_selection)
         else:
             group: list[tuple] = []
             _candidates(g, adef, player, group)
             out += _distinct(g, group, player)
     if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
-    return tuple(out)
+    return out
 
 
 def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
@@ -169,12 +175,15 @@ class Offer(Instr):
     """A window for one player (env '#who'): any legal action among `names`, or pass;
     it reopens after each action, up to `max_actions` actions."""
 
-    __slots__ = ("names", "max_actions", "question")
+    __slots__ = ("names", "max_actions", "question", "plan")
 
     def __init__(self, names: tuple[str, ...], max_actions: int | None = None,
                  title: str | None = None) -> None:
         self.names, self.max_actions = names, max_actions
         self.question = f"{title or ', '.join(names)}: act or pass"
+        # (game, its plan of the window): kept here, not looked up by the names at each
+        # decision (one game's at a time: games narrowed to other decks share this code)
+        self.plan: tuple = (None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
@@ -183,11 +192,15 @@ class Offer(Instr):
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]
-        options = legal_actions(g, self.names, who)
-        if not options:
+        plan = self.plan
+        if plan[0] is not g.game:
+            plan = self.plan = (g.game, plan_of(g, self.names))
+        out = options(g, plan[1], who)
+        if not out:
             close_window(f)
             return
-        vm.ask(g, who, "action", options + (DECLINE,), self.question)
+        out.append(DECLINE)
+        vm.ask(g, who, "action", tuple(out), self.question)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == DECLINE:

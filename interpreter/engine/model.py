@@ -110,7 +110,8 @@ class ActionDef:
     abilities: bool  # enumerate the activated abilities of the candidates
     requires: tuple[tuple[str, ExprFn], ...]  # named rules; `can ID` lifts one
     body: Code
-    select: ExprFn | None  # the legal cards in one compiled pass (when no permission applies)
+    # the options in one compiled pass (when no permission applies): see compile_selection
+    select: Callable[[Any, dict, int, list], None] | None
     limit: tuple[int, str, str] | None  # (count, per: phase | turn, on: declare | complete)
     ref: str = ""
     by: str = "turn_player"

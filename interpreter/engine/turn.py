@@ -15,7 +15,8 @@ from interpreter.engine import repetition, vm
 from interpreter.engine.actions import (
     PASS,
     close_window,
-    legal_actions,
+    options,
+    plan_of,
     start_action,
     window_full,
 )
@@ -80,11 +81,12 @@ class Window(Instr):
     """The turn player acts: any legal action of this phase, or pass to end the phase.
     With `max_actions`, the phase also ends once that many actions were taken."""
 
-    __slots__ = ("phase", "prompt")
+    __slots__ = ("phase", "prompt", "plan")
 
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
         self.prompt = f"{phase.name} phase: act"
+        self.plan: tuple = (None, ())  # (game, its plan of the window): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
@@ -92,9 +94,13 @@ class Window(Instr):
             return  # a timing point: what settling started runs first, then this again
         phase = self.phase
         if phase.max_actions is None or not window_full(f, phase.max_actions):
-            options = legal_actions(g, phase.actions, g.turn_player)
-            if options:
-                g.decision = _new_tuple(Decision, (g.turn_player, "action", options + (PASS,),
+            plan = self.plan
+            if plan[0] is not g.game:
+                plan = self.plan = (g.game, plan_of(g, phase.actions))
+            out = options(g, plan[1], g.turn_player)
+            if out:
+                out.append(PASS)
+                g.decision = _new_tuple(Decision, (g.turn_player, "action", tuple(out),
                                                    self.prompt))  # (vm.ask, inlined)
                 return
             close_window(f)

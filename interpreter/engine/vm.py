@@ -102,7 +102,8 @@ def as_cards(g: GameState, value: Any) -> tuple[int, ...]:
 
 
 def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[int, ...]:
-    """One card per class of interchangeable cards, as `player` sees them.
+    """One card per class of interchangeable cards, as `player` sees them: the first of
+    each, in order.
 
     Copies of one card in the same zone and condition make the same choice; offering
     each of them would only multiply decisions. Cards the player cannot see, or with
@@ -111,35 +112,53 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     if len(cards) < 2:
         return cards
     defs = g.defs
-    first: dict = {}  # printed card -> its first card here; None once its class is in `keys`
-    keys: set = set()  # the classes kept, of the cards that have a copy here
+    first: dict = {}  # printed card -> its first card here, or its classes here (kept_copy)
     out = []
-    marked = None
     for c in cards:  # a card's class is only looked at once a copy of it shows up
         i = defs[c].id
         if i not in first:
             first[i] = c
             out.append(c)
-            continue
-        f = first[i]
-        if f is not None:
-            if marked is None:  # the first copy (what its class reads is looked up then)
-                marked = _unmerged(g) if g.mods or g.counters or g.host else _NONE
-                zone_of, face, owner, known = g.zone_of, g.face, g.owner, g.known
-                visibility = g.game.visibility
-            keys.add(card_class(g, f, player, marked))
-            first[i] = None
-        k = c  # card_class(g, c, player, marked), inlined: most cards that reach here are copies
-        if c not in marked:
-            ref, up = zone_of[c], face[c]
-            vis = visibility[ref.name]
-            if vis == "public" and up or vis != "hidden" and owner[c] == player \
-                    or player is None or known and known.get(c, 0) >> player & 1:
-                k = (i, ref, up, g.flags[c], owner[c])
-        if k not in keys:
-            keys.add(k)
+        elif kept_copy(g, first, i, c, player):
             out.append(c)
     return tuple(out)
+
+
+def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
+    """distinct_cards' test of card `c`, a copy of printed card `i` that showed before
+    (`first[i]`: the first card of it, or the classes of its cards so far): False when an
+    earlier card is in its class. The generated action selections call it too.
+    The cards never merged (_unmerged) are found once per list of cards: `first[None]`."""
+    classes = first[i]
+    marked = _NONE
+    if g.mods or g.counters or g.host:
+        marked = first.get(None)
+        if marked is None:
+            marked = first[None] = _unmerged(g)
+        if type(classes) is int and (classes in marked or c in marked):
+            classes = first[i] = {card_class(g, classes, player, marked): None}
+    if type(classes) is int:  # the first copy (neither it nor the first card is marked)
+        if _alike(g, classes, c, player):
+            return False  # (no class looked at: the common case)
+        classes = first[i] = {card_class(g, classes, player, marked): None}
+    key = card_class(g, c, player, marked)
+    if key in classes:
+        return False
+    classes[key] = None  # (a dict: set() is a call)
+    return True
+
+
+def _alike(g: GameState, a: int, b: int, player: int) -> bool:
+    """Copies `a` and `b`, neither marked, are in one class by the rule of their zone: in
+    the same zone, condition and owner, which `player` sees (as card_class; a card the
+    player has only looked at is left to card_class)."""
+    ref = g.zone_of[a]
+    face, owner = g.face[a], g.owner[a]
+    if ref is not g.zone_of[b] or face != g.face[b] or owner != g.owner[b] \
+            or g.flags[a] != g.flags[b]:
+        return False
+    vis = g.game.visibility[ref.name]
+    return vis == "public" and face or vis != "hidden" and owner == player or player is None
 
 
 def card_classes(g: GameState, cards: Iterable[int | None], player: int) -> list:
