@@ -56,3 +56,19 @@ def test_playable_reads_each_cards_condition_as_its_controller():
                      ((mine, free), True), ((mine, theirs), False), ((theirs, mine), False),
                      ((), False), (None, False)]:
         assert playable(g, {**env, "x": x}) is holds, x
+
+
+def test_other_abs_and_bottom_on_every_shape_of_value(ucb, ucb_decks):
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    other, size = _compile(ucb, "other(p)"), _compile(ucb, "abs(n)")
+    for p, them in [(0, 1), ((1,), 0), (None, None)]:
+        assert other(g, {**vm.effect_env(g, None, 0), "p": p}) == them
+    for n, a in [(-3, 3), ((2,), 2), (None, None)]:
+        assert size(g, {**vm.effect_env(g, None, 0), "n": n}) == a
+    deck = tuple(g.zones[ZoneRef("deck", 0)])
+    for text, env, cards in [("bottom(deck(you))", {}, deck[-1:]),
+                             ("bottom(deck(you), k)", {"k": 3}, deck[-3:]),
+                             ("bottom(deck(you), k)", {"k": (2,)}, deck[-2:]),
+                             ("bottom(deck(you), k)", {"k": 0}, ()),
+                             ("bottom(deck(you), k)", {"k": None}, ())]:
+        assert _compile(ucb, text)(g, {**vm.effect_env(g, None, 0), **env}) == cards, text

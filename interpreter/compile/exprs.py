@@ -95,6 +95,21 @@ def _neg(a: Any) -> Any:
     return None if a is None else -a
 
 
+def _abs(a: Any) -> Any:
+    a = single(a)
+    return None if a is None else abs(a)
+
+
+def _other(g: GameState, p: Any) -> int | None:
+    p = single(p)
+    return None if p is None else g.other(p)
+
+
+def _bottom(g: GameState, cards: Any, n: Any) -> tuple[int, ...]:
+    cards, n = vm.as_cards(g, cards), max(single(n) or 0, 0)
+    return cards[len(cards) - n:] if n else ()
+
+
 def _field(g: GameState, v: Any, prop: str) -> Any:
     if type(v) is tuple and len(v) == 1:  # (single, inlined)
         v = v[0]
@@ -231,7 +246,8 @@ _BINARY = {
 }
 _HELPERS = {
     "single": single, "equal": equal, "_eq": _eq, "_ne": _ne, "_neg": _neg,
-    "_field": _field, "_counter": _counter, "_resource": _resource,
+    "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
+    "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy,
@@ -815,20 +831,14 @@ class _Generator:
         return _FUNCTIONS[n.name](args)
 
 
-def _bottom(args: list[str]) -> str:
-    k = args[1] if len(args) > 1 else "1"
-    return f"(lambda c, m: c[len(c) - m:] if m else ())(as_cards(g, {args[0]}), " \
-           f"max(single({k}) or 0, 0))"
-
-
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",
     "exists": lambda a: f"bool(as_cards(g, {a[0]}))",
-    "bottom": _bottom,
+    "bottom": lambda a: f"_bottom(g, {a[0]}, {a[1] if len(a) > 1 else '1'})",
     "max": lambda a: f"max(_numbers({', '.join(a)}), default=None)",
     "min": lambda a: f"min(_numbers({', '.join(a)}), default=None)",
-    "abs": lambda a: f"(lambda v: None if v is None else abs(v))(single({a[0]}))",
-    "other": lambda a: f"(lambda p: None if p is None else g.other(p))(single({a[0]}))",
+    "abs": lambda a: f"_abs({a[0]})",
+    "other": lambda a: f"_other(g, {a[0]})",
     "playable": lambda a: f"_playable(g, {a[0]})",
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
