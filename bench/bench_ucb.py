@@ -18,13 +18,17 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-22 (night) on the 2-core machine, after the sixth round of speed-ups:
-vanilla 4.4x the hand-written simulator in CPU instructions (12.8M against 2.9M a match:
-bench/instructions.py). The wall clock swung too much that night to rank anything: runs a few
-minutes apart on an idle machine had the hand-written simulator at 1,329-2,208 matches/s and
-vanilla 5.1-8.2x slower; sample decks 176-218 matches/s; card texts 4,899/s in one run (the
-machine at 0.66x the reference one: ~7,400/s scaled; callgrind counts the same 631k
-instructions per text as before the round). The fifth round's quieter runs (--matches 600
+Last measured 2026-11-23 (early morning) on the 2-core machine, after the seventh round of
+speed-ups: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M against 2.9M a
+match: bench/instructions.py), sample decks 14.7M. The wall clock ranked nothing again (the
+hand-written simulator at 1,243-2,040 matches/s a minute apart); one run: vanilla 6.7x slower,
+sample decks 222 matches/s, card texts 5,925/s (the same 631k instructions per text).
+
+After the sixth round (12.8M vanilla, 4.4x) the wall clock swung too much to rank anything:
+runs a few minutes apart on an idle machine had the hand-written simulator at 1,329-2,208
+matches/s and vanilla 5.1-8.2x slower; sample decks 176-218 matches/s; card texts 4,899/s in
+one run (the machine at 0.66x the reference one: ~7,400/s scaled; callgrind counts the same
+631k instructions per text as before the round). The fifth round's quieter runs (--matches 600
 --passes 3): vanilla 6.7-6.9x, sample decks 233-249 matches/s, hand-written 2,195-2,270
 matches/s, card texts 7,678-8,632/s. Wall-clock figures swing +-20-30% here, more on some
 nights: bench/instructions.py counts CPU instructions instead (README: figures, method, what
