@@ -520,3 +520,34 @@ def test_each_match_hears_what_its_own_cards_hear(tmp_path) -> None:
         vm.answer(g, (action, g.zones[ZoneRef("field", 0)][0], None))
         drawn.append(len(g.zones[ZoneRef("deck", 0)]))
     assert drawn == [1, 0, 1, 0, 1]
+
+
+REACH = """
+id: reach
+name: a computed property that names you
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  field: {visibility: public}
+properties:
+  power: {type: number, default: 1}
+  reach: {type: number, formula: "power + count(field(you))"}
+deck:
+  sections:
+    main: {zone: field}
+turn:
+  - phase: main
+"""
+
+
+def test_a_computed_property_reads_you_as_no_one(tmp_path) -> None:
+    """A formula is about its card alone: `you` names no one there (no zone, no cards), as
+    in a deck rule; every other piece of code has a `you`."""
+    from interpreter.run.loading import load_game
+
+    (tmp_path / "reach.yaml").write_text(REACH, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text("ruleset: reach\ncards:\n  - {name: a, power: 2}\n",
+                                         encoding="utf-8")
+    game = load_game(str(tmp_path / "reach.yaml"), (str(tmp_path / "cards.yaml"),))
+    g = game.new_state([{"main": ["a", "a"]}, {"main": ["a"]}], 0, log=False)
+    assert [g.get(c, "reach") for c in g.zones[ZoneRef("field", 0)]] == [2, 2]

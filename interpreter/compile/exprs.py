@@ -261,6 +261,11 @@ class Const:
     value: Any
 
 
+# what every env that runs code holds: effect_env, action, verb, turn and player envs (a card's
+# formula and a deck rule's condition run with `it` alone: ExprCompiler.compile_card)
+_ENGINE_VARS = frozenset({"you", "opponent", "self"})
+
+
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
@@ -268,6 +273,17 @@ class ExprCompiler:
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them): set while compiling action selections
         self.printed: dict[str, str] = {}
+        # the variables every env that runs the code being compiled holds (see compile_card)
+        self.bound: frozenset[str] = _ENGINE_VARS
+
+    def compile_card(self, node: A.Expr) -> Fn:
+        """An expression about one card (a computed property, a deck rule): its env holds
+        `it` alone, not the engine variables every other env holds."""
+        self.bound = frozenset()
+        try:
+            return self.compile(node, True)
+        finally:
+            self.bound = _ENGINE_VARS
 
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
@@ -635,6 +651,8 @@ class _Generator:
             return self.locals[name]
         if name in self.args:
             return self.args[name]
+        if name in self.owner.bound:  # (a subscript: dict.get is a call)
+            return f"env[{name!r}]"
         return f"env.get({name!r})"
 
     def _literal(self, n: A.Expr, in_filter: bool) -> bool:

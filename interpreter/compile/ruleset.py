@@ -177,7 +177,9 @@ class RulesetBuilder:
             return None
         if trees is not None:
             trees.append(tree)
-        return self.compiler.exprs.compile(tree, kind in ("card_cond", "card_value"))
+        exprs = self.compiler.exprs
+        return exprs.compile_card(tree) if kind in ("card_cond", "card_value") \
+            else exprs.compile(tree)
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
