@@ -20,7 +20,7 @@ hand-written simulator's speed measured here.
 
 Last measured 2026-11-23 (early morning) on the 2-core machine, after the seventh round of
 speed-ups: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M against 2.9M a
-match: bench/instructions.py), sample decks 14.7M. The wall clock ranked nothing again (the
+match: bench/instructions.py), sample decks 14.6M. The wall clock ranked nothing again (the
 hand-written simulator at 1,243-2,040 matches/s a minute apart); one run: vanilla 6.7x slower,
 sample decks 222 matches/s, card texts 5,925/s (the same 631k instructions per text).
 
