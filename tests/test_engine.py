@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -466,52 +467,13 @@ def test_a_property_a_card_does_not_print_reads_as_its_default(tmp_path) -> None
     assert [o for o in g.decision.options if o[0] == "play"] == [("play", plain, None)]
 
 
-PLANS = """
-id: plans
-name: what a match's cards hear
-players: 2
-ability_zones: [field]
-zones:
-  deck: {ordered: true, visibility: hidden}
-  hand: {visibility: owner}
-  field: {visibility: public}
-states:
-  resting: {}
-deck:
-  sections:
-    main: {zone: field}
-    pile: {zone: deck}
-actions:
-  rest:
-    card: "field(player) where not resting"
-    do: "set(card, resting)"
-  leave:
-    card: "field(player)"
-    do: "move(card, hand(you))"
-turn:
-  - phase: main
-    actions: [rest, leave]
-"""
-
-ALARM = """
-ruleset: plans
-cards:
-  - {name: plain}
-  - name: alarm
-    abilities: ["when state where card == self and state == 「resting」: move(top(deck(you)), hand(you))"]
-  - name: scout
-    abilities: ["when moved where card == self: move(top(deck(you)), hand(you))"]
-"""
-
-
-def test_each_match_hears_what_its_own_cards_hear(tmp_path) -> None:
+def test_each_match_hears_what_its_own_cards_hear() -> None:
     """Matches of one game with different cards: a state change or a move no card of one
     match hears is still heard in the next, which holds a card listening for it."""
     from interpreter.run.loading import load_game
 
-    (tmp_path / "plans.yaml").write_text(PLANS, encoding="utf-8")
-    (tmp_path / "cards.yaml").write_text(ALARM, encoding="utf-8")
-    game = load_game(str(tmp_path / "plans.yaml"), (str(tmp_path / "cards.yaml"),))
+    rulesets = Path(__file__).parent / "rulesets"
+    game = load_game(str(rulesets / "rest.yaml"), (str(rulesets / "rest_cards.yaml"),))
     drawn = []
     for card, action in (("plain", "rest"), ("alarm", "rest"), ("plain", "leave"),
                          ("scout", "leave"), ("plain", "rest")):

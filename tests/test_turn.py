@@ -3,8 +3,11 @@ settle (engine/turn.py, vm.run): what each timing point does must not change."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from interpreter.compile.build import build_game
 from interpreter.load.yamlpos import load_text
+from interpreter.run.loading import load_game
 
 KNOCK = """
 id: knock
@@ -66,45 +69,13 @@ def test_a_turn_judged_at_its_end_ends_once():
     assert ends == [1, 2]
 
 
-BARE = """
-id: bare
-name: a phase with neither procedure nor actions
-players: 2
-ability_zones: [field]
-zones:
-  deck: {ordered: true, visibility: hidden}
-  hand: {visibility: owner}
-  field: {visibility: public}
-states:
-  resting: {}
-deck:
-  sections:
-    main: {zone: field}
-    pile: {zone: deck}
-actions:
-  rest:
-    card: "field(player) where not resting"
-    do: "set(card, resting)"
-turn:
-  - phase: main
-    actions: [rest]
-  - phase: bare
-"""
-
-BELL = """
-ruleset: bare
-cards:
-  - name: bell
-    abilities: ["when phase_start where phase == 「bare」 and player == you: move(top(deck(you)), hand(you))"]
-"""
-
-
 def test_a_phase_start_trigger_resolves_before_an_empty_phase_ends():
     """Nothing runs between the bare phase's start and end but the timing point: the
     triggered ability that heard the start resolves before the phase ends."""
-    game = build_game(load_text(BARE, "bare.yaml"), [load_text(BELL, "bell.yaml")])
+    rulesets = Path(__file__).parent / "rulesets"
+    game = load_game(str(rulesets / "rest.yaml"), (str(rulesets / "rest_cards.yaml"),))
     g = game.new_state([{"main": ["bell"], "pile": ["bell"]}] * 2, 0)
-    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "rest" not in a.label))
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the main" in a.label))
     events = [(e["e"], e.get("phase")) for e in g.log
               if e["e"] in ("phase_start", "phase_end", "moved")]
     assert events[2:5] == [("phase_start", "bare"), ("moved", None), ("phase_end", "bare")]
