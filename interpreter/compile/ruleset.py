@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -155,13 +156,16 @@ class RulesetBuilder:
             self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
                                             did_you_mean(str(zone), self.names.zones)))
 
-    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (),
+              tail: tuple = (), bound: Iterable[str] = ()) -> tuple:
+        """`bound`: the scope's names that the env running the body surely holds."""
         self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
             else str(at[0])
         tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
-        return self.compiler.body(tree, head, tail)
+        with self.compiler.exprs.binding(bound):
+            return self.compiler.body(tree, head, tail)
 
     def body_in(self, reader: TextReader, at: tuple) -> tuple:
         """Compile a body from another file (a card set) with this ruleset's names."""
@@ -193,7 +197,7 @@ class RulesetBuilder:
             fields = tuple(p.name for p in params)
             ref = (d or {}).get("ref", "")
             body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
-                              tail=(I.Emit(event, fields, ref),))
+                              tail=(I.Emit(event, fields, ref),), bound=fields)
             self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
@@ -228,7 +232,8 @@ class RulesetBuilder:
                 requires=requires,
                 select=select,
                 body=self._body((*at, "do"), scope,
-                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
+                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
+                                bound=("card", "player")),  # (see actions.start_action)
                 limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
                 if limit else None,
                 ref=d.get("ref", ""),
@@ -310,7 +315,8 @@ class RulesetBuilder:
         for i, d in enumerate(self.raw.get("rules") or ()):
             at = ("rules", i)
             each = self._expr((*at, "each"), {"player"}, "expr", self.rule_trees)
-            body = self._body((*at, "do"), {"player": "player", "card": "cards"})
+            body = self._body((*at, "do"), {"player": "player", "card": "cards"},
+                              bound=("player", "card"))  # (see vm._fire_state_rules)
             if each is not None:
                 out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))
         return tuple(out)

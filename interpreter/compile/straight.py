@@ -85,7 +85,9 @@ class PyGen:
     def _emit(self, s: I.Emit, depth: int) -> None:
         """As the Emit instruction: an announcement (the state's version stays), with no
         fields gathered when nobody hears it."""
-        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
+        bound = self.owner.exprs.bound
+        fields = ", ".join(f"{k!r}: env[{k!r}]" if k in bound else f"{k!r}: env.get({k!r})"
+                           for k in s.fields)
         self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
                           f"and not _quiet(g, {s.event!r}, env.get('#live'), False):")
         self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
