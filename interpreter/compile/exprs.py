@@ -709,7 +709,11 @@ class _Generator:
 
     def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         if isinstance(n, A.Call) and n.name in self.names.zones:
-            return f"g.zones.get({self.expr(n, in_filter, local_it)}, ())"
+            ref = self.expr(n, in_filter, local_it)
+            if self.names.zones[n.name] if not n.args \
+                    else self.expr(n.args[0].value, in_filter, local_it) in _PLAYERS:
+                return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
+            return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
@@ -790,6 +794,10 @@ class _Generator:
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 
+
+# generated sources that are surely a player (a zone of theirs is in g.zones): the engine
+# variables every env holds, the turn player, a compiled selection's player argument
+_PLAYERS = frozenset({"env['you']", "env['opponent']", "g.turn_player", "_p"})
 
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",
