@@ -8,6 +8,7 @@ from typing import Any
 
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
+from interpreter.compile.straight import leaf
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -159,9 +160,12 @@ class RulesetBuilder:
     def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (),
               tail: tuple = (), bound: Iterable[str] = ()) -> tuple:
         """`bound`: the scope's names that the env running the body surely holds."""
+        return self._compile_body(at, self.texts.read(at, "body", scope), head, tail, bound)
+
+    def _compile_body(self, at: tuple, tree: A.Body | None, head: tuple, tail: tuple,
+                      bound: Iterable[str]) -> tuple:
         self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
             else str(at[0])
-        tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
         with self.compiler.exprs.binding(bound):
@@ -187,17 +191,23 @@ class RulesetBuilder:
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
+        trees = {}  # every verb's body is read before any is compiled: see _leaves
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
             self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
                                         for p in params if p.default is not ...}
+            trees[name] = (self.texts.read(("verbs", name, "do"), "body",
+                                           {p.name: p.type for p in params}),
+                           self.compiler.words)
+        self._leaves(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
             fields = tuple(p.name for p in params)
             ref = (d or {}).get("ref", "")
-            body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
-                              tail=(I.Emit(event, fields, ref),), bound=fields)
+            tree, self.compiler.words = trees[name]
+            body = self._compile_body(("verbs", name, "do"), tree,
+                                      (), (I.Emit(event, fields, ref),), fields)
             self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
@@ -210,6 +220,18 @@ class RulesetBuilder:
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
                                 defaults, body, event, ref, each)
         return out
+
+    def _leaves(self, trees: dict[str, tuple]) -> None:
+        """The verbs whose calls run inline in their callers' generated code (straight.Leaf)."""
+        for name, (tree, words) in trees.items():
+            d = self.raw["verbs"][name] or {}
+            each = d.get("each")
+            params = self.names.verbs[name]
+            found = None if tree is None or each not in (None, *(p.name for p in params)) \
+                else leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree,
+                          words)
+            if found is not None:
+                self.compiler.leaves[name] = found
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
