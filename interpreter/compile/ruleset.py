@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
-from interpreter.compile.straight import leaf
+from interpreter.compile.straight import Leaf, leaf
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -222,16 +222,24 @@ class RulesetBuilder:
         return out
 
     def _leaves(self, trees: dict[str, tuple]) -> None:
-        """The verbs whose calls run inline in their callers' generated code (straight.Leaf)."""
-        for name, (tree, words) in trees.items():
-            d = self.raw["verbs"][name] or {}
-            each = d.get("each")
-            params = self.names.verbs[name]
-            found = None if tree is None or each not in (None, *(p.name for p in params)) \
-                else leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree,
-                          words)
-            if found is not None:
-                self.compiler.leaves[name] = found
+        """The verbs whose calls run inline in their callers' generated code (straight.Leaf):
+        found in rounds, each admitting the verbs that call only verbs admitted before (so
+        none that calls itself, even through others)."""
+        leaves = self.compiler.leaves
+        while True:
+            found = {name: f for name in trees.keys() - leaves
+                     if (f := self._leaf(name, *trees[name])) is not None}
+            if not found:
+                return
+            leaves.update(found)
+
+    def _leaf(self, name: str, tree: A.Body | None, words: set) -> Leaf | None:
+        d = self.raw["verbs"][name] or {}
+        each, params = d.get("each"), self.names.verbs[name]
+        if tree is None or each not in (None, *(p.name for p in params)):
+            return None
+        return leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
+                    self.compiler.leaves)
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}

@@ -18,7 +18,7 @@ call of the verb's own function; otherwise it goes through call_verb as any othe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +39,9 @@ _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 @dataclass(frozen=True)
 class Leaf:
     """A verb whose calls the generated code of its callers runs inline, when the game finds
-    the call plain (Game.plain_verbs): its body calls primitives only. Its parameters, loop
-    variables and `let`s are Python locals there."""
+    the call plain (Game.plain_verbs): its body calls primitives and leaf verbs only (run
+    inline in turn: a plain verb calls plain verbs only). Its parameters, loop variables and
+    `let`s are Python locals there."""
 
     params: tuple[Param, ...]
     each: str | None
@@ -52,12 +53,12 @@ class Leaf:
 
 
 def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
-         words: set) -> Leaf | None:
-    """The verb as a Leaf, or None: its body must be straight, call no verb and start nothing
-    (no framing primitive), add no modifier (compiled apart, it would read the env), and bind
-    each variable once, under a name of its own."""
+         words: set, leaves: Collection[str]) -> Leaf | None:
+    """The verb as a Leaf, or None: its body must be straight, call no verb but `leaves` and
+    start nothing (no framing primitive), add no modifier (compiled apart, it would read the
+    env), and bind each variable once, under a name of its own."""
     names: list[str] = []
-    if not all(_leaf_stmt(s, names) for s in body):
+    if not all(_leaf_stmt(s, names, leaves) for s in body):
         return None
     taken = [p.name for p in params] + names
     if len(set(taken)) != len(taken) or _ENGINE_NAMES & set(taken):
@@ -65,15 +66,15 @@ def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body
     return Leaf(params, each, event, ref, body, words, tuple(names))
 
 
-def _leaf_stmt(s: Any, names: list[str]) -> bool:
+def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     if isinstance(s, A.Call):
-        return s.name in PRIMITIVES and s.name not in FRAMING
+        return s.name in leaves if s.name not in PRIMITIVES else s.name not in FRAMING
     if isinstance(s, A.If):
-        return all(_leaf_stmt(x, names) for x in (*s.then, *s.orelse))
+        return all(_leaf_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
     if isinstance(s, (A.ForEach, A.Let)):
         names.append(s.name)
     if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
-        return all(_leaf_stmt(x, names) for x in s.body)
+        return all(_leaf_stmt(x, names, leaves) for x in s.body)
     return isinstance(s, A.Let)
 
 
@@ -152,6 +153,9 @@ class PyGen:
             items = self.gen.values(values)
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
+        if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
+            self._inline(self.owner.leaves[s.name], values, depth)
+            return
         self.verbs.add(s.name)
         self.calls += 1
         params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
@@ -171,7 +175,7 @@ class PyGen:
         order (cards as a tuple), card by card for `each`, the body, its event."""
         gen, owner = self.gen, self.owner
         sources = gen.values(values)  # (in the caller's variables)
-        args = dict(gen.args)
+        args: dict[str, str] = {}
         for p, source in zip(verb.params, sources, strict=True):
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"

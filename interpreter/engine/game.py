@@ -161,17 +161,26 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
-        # the verbs a call runs as vm.call_verb would, with nothing to look at first: direct,
-        # no card can forbid or replace them, no triggered ability looks back at their cards
-        # (compile/straight.py runs such a call of a leaf verb inline)
-        self.plain_verbs = frozenset(
-            name for name, verb in self.ruleset.verbs.items()
-            if name in self.direct_verbs and name not in self.guarded_verbs
-            and not (verb.card_params and verb.event in self.triggers_on))
+        self.plain_verbs = self._plain_verbs()
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
         self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
         self.move_plans: dict = {}  # zone entered -> see primitives.move
+
+    def _plain_verbs(self) -> frozenset[str]:
+        """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,
+        no card can forbid or replace them, no triggered ability looks back at their cards,
+        and the verbs they call are plain too (compile/straight.py runs such a call of a leaf
+        verb inline)."""
+        verbs = self.ruleset.verbs
+        plain = {name for name, verb in verbs.items()
+                 if name in self.direct_verbs and name not in self.guarded_verbs
+                 and not (verb.card_params and verb.event in self.triggers_on)}
+        while True:
+            kept = {name for name in plain if verbs[name].body[0].verbs <= plain}
+            if kept == plain:
+                return frozenset(plain)
+            plain = kept
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
