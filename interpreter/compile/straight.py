@@ -176,6 +176,7 @@ class PyGen:
         gen, owner = self.gen, self.owner
         sources = gen.values(values)  # (in the caller's variables)
         args: dict[str, str] = {}
+        tuples = set()
         for p, source in zip(verb.params, sources, strict=True):
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
@@ -183,23 +184,26 @@ class PyGen:
             if p.type == "cards":
                 self._line(depth, f"if type({local}) is not tuple:")
                 self._line(depth + 1, f"{local} = as_cards(g, {local})")
+                tuples.add(local)
         if verb.each is not None:
             gen.count += 1
             self._line(depth, f"for _e{gen.count} in {args[verb.each]}:")
             depth += 1
             self._line(depth, f"{args[verb.each]}_1 = (_e{gen.count},)")
             args[verb.each] += "_1"
+            tuples.add(args[verb.each])
         for name in verb.names:  # (unset, a variable reads as nothing)
             gen.count += 1
             local = args[name] = f"_l{gen.count}"
             self._line(depth, f"{local} = None")
-        saved = gen.args, owner.words, self.inline
-        gen.args, owner.words, self.inline = args, verb.words, True
+        saved = gen.args, gen.tuples, gen.locals, owner.words, self.inline
+        gen.args, gen.tuples, gen.locals, owner.words, self.inline = \
+            args, tuples, {}, verb.words, True  # (its own variables only)
         try:
             self._block(verb.body, depth)
             self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
         finally:
-            gen.args, owner.words, self.inline = saved
+            gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
 
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._expr(s.cond)}:")
@@ -226,10 +230,14 @@ class PyGen:
         """`for var in items`; with the pass number `_nN` (`numbered`) when the body calls a
         verb and so may hand over: `position` is then the loop's state as IterInit and
         IterNext keep it (items, next index). Inline, the variable is a local."""
-        if self.inline:
+        if self.inline:  # (in the body, a card: an int, read as a comprehension's card)
             target = self.gen.args[s.name] if isinstance(s, A.ForEach) else var
             self._line(depth, f"for {target} in {items}:")
+            if isinstance(s, A.ForEach):
+                self.gen.locals[s.name] = target
             self._block(s.body, depth + 1)
+            if isinstance(s, A.ForEach):
+                del self.gen.locals[s.name]
             return
         key = next(self.sites)
         head = len(self.lines)
