@@ -28,6 +28,7 @@ class Game:
                  static_reads: frozenset[str] | None = None) -> None:
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
+        self.end_check = ruleset.end_check  # (see vm.check_end)
         self.cards = cards
         self.tokens = tokens
         self.program = program

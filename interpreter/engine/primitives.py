@@ -76,7 +76,7 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
                                      "player": g.owner[cid]}, gone)
         marks[src.name] = marks[name] = g.version
         if to_ends or src.name in ends:
-            vm.check_end(g)
+            game.end_check(g)
 
 
 def _move_plan(game: Any, to: ZoneRef) -> tuple:
@@ -166,26 +166,26 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
             vm.emit(g, "state", {"card": cid, "state": state, "value": on})
         g.marks[channel] = g.version
         if check:
-            vm.check_end(g)
+            check(g)
 
 
 def _state_plan(game: Any, state: str) -> tuple:
     """What set_state reads about a state, once per game: its bit, the phase or turn it ends
     with, whether it starts or stops the card's abilities, whether anything hears it, its
-    change channel, and whether a win/loss rule reads that (check_end without the call)."""
+    change channel, and the win/loss rules' check if one reads that (else None)."""
     bit = 1 << game.ruleset.states[state].index
     channel = game.state_marks[state]
     plan = game.state_plans[state] = (
         bit, game.state_ends.get(state), bit & game.disabling_mask, "state" in game.triggers_on,
-        channel, game.end_reads is None or channel in game.end_reads)
+        channel, (game.end_reads is None or channel in game.end_reads) and game.end_check)
     return plan
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     up = face == "up"
     quiet = g.log is None and "flipped" not in g.game.triggers_on  # vm.quiet, without the call
-    ends = g.game.end_reads  # check_end(g, "@face"), without the call
-    check = ends is None or "@face" in ends
+    ends = g.game.end_reads  # vm.check_end(g, "@face"), without the call
+    check = (ends is None or "@face" in ends) and g.game.end_check
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
             else vm.as_cards(g, cards):
         g.face[cid] = up
@@ -195,7 +195,7 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
             vm.emit(g, "flipped", {"card": cid, "face": face})
         g.marks["@face"] = g.version
         if check:
-            vm.check_end(g)
+            check(g)
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
@@ -241,18 +241,19 @@ def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None
                 if not heard:
                     g.version += 1
                 g.marks[channel] = g.version
-    if check:  # (check_end(g, channel), without the call when no win/loss rule reads it)
-        vm.check_end(g)
+    if check:  # (vm.check_end(g, channel), without the call when no win/loss rule reads it)
+        check(g)
 
 
 def _number_plan(game: Any, name: str) -> tuple:
     """What _set_number reads about a name, once per game: whether it is a resource (else a
-    counter), its floor, its change channel, and whether a win/loss rule may read that."""
+    counter), its floor, its change channel, and the win/loss rules' check if one may read
+    that (else None)."""
     spec = game.ruleset.resources.get(name)
     channel = ("counter:" if spec is None else "res:") + name
     ends = game.end_reads
     plan = game.number_plans[name] = (spec is not None, None if spec is None else spec.get("min"),
-                                      channel, ends is None or channel in ends)
+                                      channel, (ends is None or channel in ends) and game.end_check)
     return plan
 
 

@@ -516,22 +516,20 @@ def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:
 def check_end(g: GameState, channel: str | None = None) -> None:
     """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds.
     After a change on `channel` (compile/reads.py) that no rule reads, nothing to do."""
-    rules = g.game.ruleset.end_rules
-    if not rules or g.result is not None or g.atomic:
+    game = g.game
+    check = game.end_check  # (all rules for all players: compile/ruleset.py)
+    if check is None:
         return
-    ends = g.game.end_reads
-    if channel is not None and ends is not None and channel not in ends:
-        return
-    for env in g.game.player_envs:
-        for rule in rules:
-            cond = rule.cond  # (see instructions.Straight.run)
-            if cond(g, env):
-                _end(g, rules)
-    g.clean_at = g.version
+    if channel is not None:
+        ends = game.end_reads
+        if ends is not None and channel not in ends:
+            return
+    check(g)
 
 
-def _end(g: GameState, rules: tuple) -> NoReturn:
+def end_game(g: GameState) -> NoReturn:
     """A win/loss rule holds for someone: decide the game, looking at every player."""
+    rules = g.game.ruleset.end_rules
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []
     for p, env in enumerate(g.game.player_envs):
