@@ -100,3 +100,75 @@ def test_a_loss_beats_a_win_at_the_same_instant():
     _take(g, "gift")
     assert g.result.winner == g.other(p)
     assert g.result.reason == f"P{p + 1} loses: no life"
+
+
+# The same zone names as VAULTS, but a vault that holds one card, face down; a card that
+# hears its own move into the vault.
+BOXES = """
+id: boxes
+name: a zone with a capacity; a card hearing a move
+players: 2
+ability_zones: [vault]
+resources:
+  life: {initial: 3}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  vault: {visibility: public, capacity: 1, face: down}
+setup: "for each p in players { move(deck(p), hand(p)) }"
+turn:
+  - phase: main
+    actions: [spill]
+actions:
+  spill:
+    do: "move(hand(you), vault(you))"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+HEARS = """
+ruleset: boxes
+cards:
+  - name: A
+  - name: Ear
+    abilities:
+      - "when moved where card == self and to_zone == \\"vault\\": change(you, life, 1)"
+"""
+
+
+def _boxes(decks: list[str], log: bool = True):
+    game = build_game(load_text(BOXES, "boxes.yaml"), [load_text(HEARS, "cards.yaml")])
+    return game.new_state([{"main": decks}] * 2, 0, log=log)
+
+
+def test_a_move_into_a_full_zone_fails_card_by_card():
+    """The first card fills the vault; the second stays in the hand, logged as move_failed
+    (with or without a log kept, the same state)."""
+    states = [_boxes(["A", "A"], log) for log in (True, False)]
+    for g in states:
+        p = g.turn_player
+        hand = list(g.zones[g.zone_key("hand", p)])
+        _take(g, "spill")
+        assert g.zones[g.zone_key("vault", p)] == hand[:1]
+        assert g.zones[g.zone_key("hand", p)] == hand[1:]
+        assert not g.face[hand[0]]  # (the vault's cards are face down)
+    failed = [e for e in states[0].log if e["e"] == "move_failed"]
+    assert [(e["to"], e["why"]) for e in failed] == [(f"vault@P{p + 1}", "zone is full")]
+    assert states[0].version == states[1].version and states[0].marks == states[1].marks
+
+
+def test_each_game_has_its_own_movers():
+    """A second ruleset with the same zone names moves by its own zones, and the first by its
+    own after it; a match whose cards hear a move hears it, one whose cards do not moves on."""
+    boxes = _boxes(["A", "A"])
+    vaults = _vaults()
+    p = vaults.turn_player
+    _take(vaults, "spill")  # VAULTS: no capacity, face up
+    assert len(vaults.zones[vaults.zone_key("vault", vaults.other(p))]) == 2
+    assert all(vaults.face[c] for c in vaults.zones[vaults.zone_key("vault", vaults.other(p))])
+    _take(boxes, "spill")
+    assert len(boxes.zones[boxes.zone_key("vault", boxes.turn_player)]) == 1
+    hearing = _boxes(["A", "Ear"], log=False)
+    _take(hearing, "spill")
+    assert hearing.res[hearing.turn_player]["life"] == 4
+    assert boxes.game.movers["vault"] is not hearing.game.movers["vault"]

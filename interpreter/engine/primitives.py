@@ -31,63 +31,95 @@ class Primitive:
 
 def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
          face: str | None = None) -> None:
-    if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
-        return
-    game, name = g.game, to.name
-    capacity, face_up, into_play, hearing, to_ends = game.move_plans.get(to) \
-        or _move_plan(game, to)
-    up = face_up if face is None else face == "up"
-    scan = game.scan_zone_set  # where abilities can work
-    quiet = g.log is None and hearing is None  # vm.quiet(g, "moved"), without the call
-    ends = game.end_reads  # check_end for the zone left, without the call
-    zones, zone_of, marks, dest = g.zones, g.zone_of, g.marks, g.zones[to]
-    owned = to.owner  # the controller of cards entering: the zone's owner, or their own
-    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
-            else vm.as_cards(g, cards):
-        src = zone_of[cid]
-        if capacity is not None and len(dest) >= capacity and src != to:
-            if g.log is not None:
-                g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
-                              "to": _zone_label(to), "why": "zone is full"})
-            continue
-        if into_play or src.name in scan:
-            g.epoch += 1  # the cards whose abilities work may have changed
-        zones[src].remove(cid)
-        if position == "bottom":
-            dest.append(cid)
-        else:
-            dest.insert(0, cid)
-        # the card is a new object (_enter, inlined)
-        zone_of[cid] = to
-        g.flags[cid] = 0
-        g.face[cid] = up
-        g.controller[cid] = g.owner[cid] if owned < 0 else owned
-        g.clock += 1
-        g.stamp[cid] = g.clock
-        if g.mods or g.counters or g.known or g.host:
-            _forget(g, cid)
-        if quiet:
-            g.version += 1
-        else:  # the card looks back at the zone it left, if an ability of it there could hear
-            gone = ((cid, src.name),) if hearing and g.defs[cid].id in hearing \
-                and src.name in scan else ()
-            if not vm.quiet(g, "moved", gone):
-                vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": name,
-                                     "player": g.owner[cid]}, gone)
-        marks[src.name] = marks[name] = g.version
-        if to_ends or src.name in ends:
-            game.end_check(g)
+    """Move cards to a zone: the game's mover for that zone does it (see movers)."""
+    if to is not None:  # (a zone of no one, of an owner that is none: nothing to do, 1.1.4-style)
+        g.game.movers[to.name](g, env, cards, to, position, face)
 
 
-def _move_plan(game: Any, to: ZoneRef) -> tuple:
-    """What move reads about a zone cards enter, once per game: its capacity, whether its
-    cards are face up, whether abilities work there, the triggered abilities that hear a
-    move (None: none), and whether a win/loss rule reads the zone (check_end without the
-    call)."""
-    zdef, ends = game.ruleset.zones[to.name], game.end_reads
-    plan = game.move_plans[to] = (zdef.capacity, zdef.face == "up", to.name in game.scan_zone_set,
-                                  game.triggers_on.get("moved"), ends is None or to.name in ends)
-    return plan
+def movers(game: Any) -> dict[str, Callable]:
+    """Per zone, a `move` into it made for this game: what it reads about the zone (its
+    capacity and face, whether abilities work there, who hears a move, whether a win/loss
+    rule reads it) is folded into its code. Asked once per game (and per narrowed game:
+    who hears a move and where abilities work depend on the cards)."""
+    hearing = game.triggers_on.get("moved")
+    ends = game.end_reads if game.end_check is not None else frozenset()
+    out = {}
+    for name, zdef in game.ruleset.zones.items():
+        plan = (zdef.capacity is not None, name in game.scan_zone_set, hearing is not None,
+                ends is None or name in ends, bool(ends))
+        make = _MOVER_MAKERS.get(plan)
+        if make is None:
+            make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
+        out[name] = make(name, zdef.capacity, zdef.face == "up", game.scan_zone_set, hearing,
+                         ends, game.end_check, game.show)
+    return out
+
+
+# makers of movers, by what they fold (see movers)
+_MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
+
+
+def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
+                 ends: bool) -> Callable[..., Callable]:
+    """A maker of movers into zones that have a capacity (`full`), where abilities work
+    (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
+    rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
+    zones and games, the maker's arguments, the mover reads from its closure (a local's
+    speed; its code is shared)."""
+    lines = [
+        "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show):",
+        "  def move(g, env, cards, to, position='top', face=None):",
+        "    if type(cards) is not tuple:",
+        "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
+        "    up = UP if face is None else face == 'up'",
+        "    zones, zone_of, marks, log = g.zones, g.zone_of, g.marks, g.log",
+        "    dest, owned = zones[to], to.owner  # (cards entering: controlled by the zone's owner, "
+        "or their own)",
+        "    for cid in cards:",
+        "        src = zone_of[cid]",
+    ]
+    if full:
+        lines += ["        if len(dest) >= CAPACITY and src is not to:",
+                  "            if log is not None:",
+                  "                log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
+                  " 'to': label(to), 'why': 'zone is full'})",
+                  "            continue"]
+    # the cards whose abilities work may have changed
+    lines += ["        g.epoch += 1"] if into_play \
+        else ["        if src.name in SCAN:", "            g.epoch += 1"]
+    lines += [
+        "        zones[src].remove(cid)",
+        "        if position == 'bottom':",
+        "            dest.append(cid)",
+        "        else:",
+        "            dest.insert(0, cid)",
+        "        zone_of[cid] = to  # the card is a new object (_enter, inlined)",
+        "        g.flags[cid] = 0",
+        "        g.face[cid] = up",
+        "        g.controller[cid] = g.owner[cid] if owned < 0 else owned",
+        "        g.stamp[cid] = g.clock = g.clock + 1",
+        "        if g.mods or g.counters or g.known or g.host:",
+        "            forget(g, cid)",
+    ]
+    fields = "{'card': cid, 'from_zone': src.name, 'to_zone': NAME, 'player': g.owner[cid]}"
+    if heard:  # the card looks back at the zone it left, if an ability of it there could hear
+        lines += ["        gone = ((cid, src.name),) if g.defs[cid].id in HEARING "
+                  "and src.name in SCAN else ()",
+                  "        if not quiet(g, 'moved', gone):",
+                  f"            emit(g, 'moved', {fields}, gone)"]
+    else:  # (vm.quiet, inlined: nothing hears it)
+        lines += ["        if log is None:", "            g.version += 1", "        else:",
+                  f"            emit(g, 'moved', {fields})"]
+    lines.append("        marks[src.name] = marks[NAME] = g.version")
+    if to_ends:  # (vm.check_end, without the channel test)
+        lines.append("        check_end(g)")
+    elif ends:
+        lines += ["        if src.name in ENDS:", "            check_end(g)"]
+    lines.append("  return move")
+    namespace = {"as_cards": vm.as_cards, "forget": _forget, "emit": vm.emit, "quiet": vm.quiet,
+                 "label": _zone_label}
+    exec(compile("\n".join(lines) + "\n", "<mover>", "exec"), namespace)  # noqa: S102 (ours)
+    return namespace["make"]
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
