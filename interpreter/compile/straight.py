@@ -95,6 +95,13 @@ class PyGen:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
             items = self.gen.values(values)
+            if s.name == "move":  # the game's mover for the zone (primitives.move, inlined)
+                n = len(self.lines)
+                self._line(depth, f"_m{n}, _z{n} = {items[0]}, {items[1]}")
+                self._line(depth, f"if _z{n} is not None:")
+                self._line(depth + 1, f"g.game.movers[_z{n}.name](g, env, _m{n}, _z{n}"
+                                      f"{''.join(', ' + i for i in items[2:])})")
+                return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
         self.verbs.add(s.name)
