@@ -18,6 +18,9 @@ name: win/loss rules on a zone and a resource
 players: 2
 resources:
   life: {initial: 3}
+states:
+  marked: {}
+  dazed: {clear: turn_end}
 zones:
   deck: {ordered: true, visibility: hidden}
   hand: {visibility: owner}
@@ -25,8 +28,12 @@ zones:
 setup: "for each p in players { move(deck(p), hand(p)) }"
 turn:
   - phase: main
-    actions: [stash, spill, gift, hurt]
+    actions: [stash, spill, gift, hurt, mark, daze]
 actions:
+  mark:
+    do: "set(hand(you), marked); change(you, life, 1)"
+  daze:
+    do: "set(hand(you), dazed); set(top(hand(opponent)), marked); set(hand(opponent), marked, false)"
   stash:
     card: "hand(player)"
     do: "move(card, vault(you)); change(you, life, 1)"
@@ -44,6 +51,8 @@ end:
     reason: "no life"
   - win: "count(vault(player)) == 2"
     reason: "a full vault"
+  - win: "count(hand(player) where marked) == 2"
+    reason: "two marks"
 """
 
 
@@ -100,6 +109,29 @@ def test_a_loss_beats_a_win_at_the_same_instant():
     _take(g, "gift")
     assert g.result.winner == g.other(p)
     assert g.result.reason == f"P{p + 1} loses: no life"
+
+
+def test_a_win_rule_on_a_state_ends_the_game_at_the_change():
+    g = _vaults()
+    p = g.turn_player
+    _take(g, "mark")
+    assert g.result.winner == p and g.result.reason == f"P{p + 1} wins: two marks"
+    assert g.res[p]["life"] == 3  # (stopped before `change`)
+
+
+def test_a_state_that_ends_with_the_turn_is_cleared_then():
+    """Set and cleared states change the cards' flags and are logged; a state that ends with
+    the turn is gone at its end, the others stay."""
+    g = _vaults()
+    p, states = g.turn_player, g.game.ruleset.states
+    dazed, marked = (1 << states[s].index for s in ("dazed", "marked"))
+    hand, theirs = (list(g.zones[g.zone_key("hand", q)]) for q in (p, g.other(p)))
+    _take(g, "daze")
+    assert all(g.flags[c] == dazed for c in hand) and all(g.flags[c] == 0 for c in theirs)
+    changes = [(e["state"], e["value"]) for e in g.log if e["e"] == "state"]
+    assert changes == [("dazed", True)] * 2 + [("marked", True), ("marked", False)]
+    _take(g, "pass")
+    assert g.turn_player != p and all(g.flags[c] == 0 for c in hand)
 
 
 # The same zone names as VAULTS, but a vault that holds one card, face down; a card that

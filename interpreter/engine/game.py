@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
-from interpreter.engine.primitives import movers
+from interpreter.engine.primitives import movers, setters
 from interpreter.engine.state import (
     CARD_READERS,
     STATICS,
@@ -165,7 +165,7 @@ class Game:
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
-        self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
+        self.setters = setters(self)  # state -> see primitives.set_state
         self.movers = movers(self)  # zone name -> see primitives.move
 
     def _readers(self, pool: list[CardDef]) -> dict:

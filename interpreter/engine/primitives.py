@@ -116,10 +116,7 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
     elif ends:
         lines += ["        if src.name in ENDS:", "            check_end(g)"]
     lines.append("  return move")
-    namespace = {"as_cards": vm.as_cards, "forget": _forget, "emit": vm.emit, "quiet": vm.quiet,
-                 "label": _zone_label}
-    exec(compile("\n".join(lines) + "\n", "<mover>", "exec"), namespace)  # noqa: S102 (ours)
-    return namespace["make"]
+    return _maker(lines)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
@@ -170,47 +167,76 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
-    game = g.game
-    bit, ends_with, disabling, heard, channel, check = game.state_plans.get(state) \
-        or _state_plan(game, state)
-    on = bool(value)
-    until = ends_with if on else None
-    quiet = g.log is None and not heard  # vm.quiet, without the call
-    flags = g.flags
-    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
-            else vm.as_cards(g, cards):
-        had = flags[cid]
-        if on:
-            if had & bit:
-                continue
-            flags[cid] = had | bit
-            if until is not None:
-                g.expiring.setdefault(until, []).append(cid)
-        else:
-            if not had & bit:
-                continue
-            flags[cid] = had & ~bit
-        if disabling:
-            g.epoch += 1
-        if quiet:
-            g.version += 1
-        elif not vm.quiet(g, "state"):
-            vm.emit(g, "state", {"card": cid, "state": state, "value": on})
-        g.marks[channel] = g.version
-        if check:
-            check(g)
+    """Set or clear a card state: the game's setter for that state does it (see setters)."""
+    g.game.setters[state](g, env, cards, state, value)
 
 
-def _state_plan(game: Any, state: str) -> tuple:
-    """What set_state reads about a state, once per game: its bit, the phase or turn it ends
+def setters(game: Any) -> dict[str, Callable]:
+    """Per state, a `set_state` of it made for this game: its bit, the phase or turn it ends
     with, whether it starts or stops the card's abilities, whether anything hears it, its
-    change channel, and the win/loss rules' check if one reads that (else None)."""
-    bit = 1 << game.ruleset.states[state].index
-    channel = game.state_marks[state]
-    plan = game.state_plans[state] = (
-        bit, game.state_ends.get(state), bit & game.disabling_mask, "state" in game.triggers_on,
-        channel, (game.end_reads is None or channel in game.end_reads) and game.end_check)
-    return plan
+    change channel and whether a win/loss rule reads that are folded into its code."""
+    heard, ends = "state" in game.triggers_on, game.end_reads
+    out = {}
+    for name, sdef in game.ruleset.states.items():
+        bit, until, channel = 1 << sdef.index, game.state_ends.get(name), game.state_marks[name]
+        check = (ends is None or channel in ends) and game.end_check
+        plan = (until is not None, bool(bit & game.disabling_mask), heard, bool(check))
+        make = _SETTER_MAKERS.get(plan)
+        if make is None:
+            make = _SETTER_MAKERS[plan] = _setter_maker(*plan)
+        out[name] = make(bit, until, channel, check)
+    return out
+
+
+_SETTER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _setter_maker)
+
+
+def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
+                  check: bool) -> Callable[..., Callable]:
+    """A maker of setters of states that end with a phase or turn (`ends_with`), that start
+    or stop the card's abilities (`disabling`), when some triggered ability hears a state
+    change (`heard`), that a win/loss rule reads (`check`). As _mover_maker: what differs,
+    the maker's arguments, is in the setter's closure."""
+
+    def changed(on: bool) -> list[str]:  # a card's state changed
+        fields = f"{{'card': cid, 'state': state, 'value': {on}}}"
+        return [*(["g.epoch += 1"] if disabling else []),
+                *(["if not quiet(g, 'state'):", f"    emit(g, 'state', {fields})"] if heard
+                  else ["if log is None:", "    g.version += 1", "else:",  # (vm.quiet, inlined)
+                        f"    emit(g, 'state', {fields})"]),
+                "g.marks[CHANNEL] = g.version", *(["check_end(g)"] if check else [])]
+
+    lines = [
+        "def make(BIT, UNTIL, CHANNEL, check_end):",
+        "  def set_state(g, env, cards, state, value=True):",
+        "    if type(cards) is not tuple:",
+        "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
+        "    flags, log = g.flags, g.log",
+        "    if value:",
+        "        for cid in cards:",
+        "            had = flags[cid]",
+        "            if had & BIT:",
+        "                continue",
+        "            flags[cid] = had | BIT",
+        *(["            g.expiring.setdefault(UNTIL, []).append(cid)"] if ends_with else []),
+        *("            " + line for line in changed(True)),
+        "    else:",
+        "        for cid in cards:",
+        "            had = flags[cid]",
+        "            if not had & BIT:",
+        "                continue",
+        "            flags[cid] = had & ~BIT",
+        *("            " + line for line in changed(False)),
+        "  return set_state"]
+    return _maker(lines)
+
+
+def _maker(lines: list[str]) -> Callable[..., Callable]:
+    """The function `make` the lines define (the code of a mover or a setter)."""
+    namespace = {"as_cards": vm.as_cards, "forget": _forget, "emit": vm.emit, "quiet": vm.quiet,
+                 "label": _zone_label}
+    exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
+    return namespace["make"]
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
