@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 _RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
             "_check_end": vm.check_end}
 
+# primitives whose work a function the game made for their target does (primitives.movers,
+# setters): the game's table of them, and the key from the target (a zone, a state)
+_MADE_PER_GAME = {"move": ("movers", ".name"), "set": ("setters", "")}
+
 
 class PyGen:
     """Builds the source of one run of statements; constants go into its namespace.
@@ -95,12 +99,8 @@ class PyGen:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
             items = self.gen.values(values)
-            if s.name == "move":  # the game's mover for the zone (primitives.move, inlined)
-                n = len(self.lines)
-                self._line(depth, f"_m{n}, _z{n} = {items[0]}, {items[1]}")
-                self._line(depth, f"if _z{n} is not None:")
-                self._line(depth + 1, f"g.game.movers[_z{n}.name](g, env, _m{n}, _z{n}"
-                                      f"{''.join(', ' + i for i in items[2:])})")
+            if s.name in _MADE_PER_GAME:
+                self._made_per_game(s.name, items, depth)
                 return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
@@ -111,6 +111,19 @@ class PyGen:
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
+
+    def _made_per_game(self, name: str, items: list[str], depth: int) -> None:
+        """primitives.move or set_state, inlined: the game's function for the target (a zone,
+        a state) called directly, the arguments evaluated in order as for the call."""
+        table, key = _MADE_PER_GAME[name]
+        n = len(self.lines)
+        cards, target = f"_m{n}", f"_z{n}"
+        self._line(depth, f"{cards}, {target} = {items[0]}, {items[1]}")
+        if name == "move":  # (a zone of no one: nothing to do)
+            self._line(depth, f"if {target} is not None:")
+            depth += 1
+        rest = "".join(", " + i for i in items[2:])
+        self._line(depth, f"g.game.{table}[{target}{key}](g, env, {cards}, {target}{rest})")
 
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._expr(s.cond)}:")
