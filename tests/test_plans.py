@@ -25,11 +25,17 @@ zones:
   deck: {ordered: true, visibility: hidden}
   hand: {visibility: owner}
   vault: {visibility: public}
+verbs:
+  give:  # (a parameter named like a variable every env holds: the parameter wins)
+    params: {opponent: player, n: number}
+    do: "change(opponent, life, n)"
 setup: "for each p in players { move(deck(p), hand(p)) }"
 turn:
   - phase: main
-    actions: [stash, spill, gift, hurt, mark, daze]
+    actions: [stash, spill, gift, hurt, mark, daze, bless]
 actions:
+  bless:
+    do: "give(you, 2); give(opponent, -1)"
   mark:
     do: "set(hand(you), marked); change(you, life, 1)"
   daze:
@@ -132,6 +138,13 @@ def test_a_state_that_ends_with_the_turn_is_cleared_then():
     assert changes == [("dazed", True)] * 2 + [("marked", True), ("marked", False)]
     _take(g, "pass")
     assert g.turn_player != p and all(g.flags[c] == 0 for c in hand)
+
+
+def test_a_verb_parameter_named_opponent_is_the_argument():
+    g = _vaults()
+    p = g.turn_player
+    _take(g, "bless")
+    assert (g.res[p]["life"], g.res[g.other(p)]["life"]) == (5, 2)
 
 
 # The same zone names as VAULTS, but a vault that holds one card, face down; a card that

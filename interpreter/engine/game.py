@@ -61,9 +61,9 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
+        self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
-        self.direct_verbs = direct_verbs(ruleset.verbs)
         self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
@@ -164,7 +164,7 @@ class Game:
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
-        self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
+        self.callers = vm.callers(self)  # verb -> see vm.call_verb
         self.setters = setters(self)  # state -> see primitives.set_state
         self.movers = movers(self)  # zone name -> see primitives.move
 
