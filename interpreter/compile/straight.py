@@ -2,8 +2,9 @@
 
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
-exprs.py), primitives are direct calls, and a ruleset verb is called through
-vm.call_verb, which runs a verb whose body is itself such a function without a frame.
+exprs.py), primitives are direct calls (a move or a set, of the game's function for its
+zone or state), and a ruleset verb is called through the game's caller of it (vm.callers,
+as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
@@ -26,8 +27,7 @@ from interpreter.lang import ast as A
 if TYPE_CHECKING:
     from interpreter.compile.stmts import StmtCompiler
 
-_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
-            "_check_end": vm.check_end}
+_RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
 
 # primitives whose work a function the game made for their target does (primitives.movers,
 # setters): the game's table of them, and the key from the target (a zone, a state)
@@ -107,7 +107,8 @@ class PyGen:
         self.verbs.add(s.name)
         self.calls += 1
         params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
-        self._line(depth, f"if _call_verb(g, {s.name!r}, {params}, env):")
+        # (vm.call_verb, inlined: the game's caller of the verb)
+        self._line(depth, f"if g.game.callers[{s.name!r}](g, {params}, env):")
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
