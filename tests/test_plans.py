@@ -18,6 +18,8 @@ name: win/loss rules on a zone and a resource
 players: 2
 resources:
   life: {initial: 3}
+  gold: {initial: 1, min: 0}
+counters: [dents]
 states:
   marked: {}
   dazed: {clear: turn_end}
@@ -32,8 +34,12 @@ verbs:
 setup: "for each p in players { move(deck(p), hand(p)) }"
 turn:
   - phase: main
-    actions: [stash, spill, gift, hurt, mark, daze, bless]
+    actions: [stash, spill, gift, hurt, mark, daze, bless, tax]
 actions:
+  tax:
+    do: |
+      change(you, gold, -2); change(hand(you), dents, 2); change(top(hand(you)), dents, -5);
+      assign(opponent, gold, 4); assign(hand(opponent), dents, 1)
   bless:
     do: "give(you, 2); give(opponent, -1)"
   mark:
@@ -145,6 +151,18 @@ def test_a_verb_parameter_named_opponent_is_the_argument():
     p = g.turn_player
     _take(g, "bless")
     assert (g.res[p]["life"], g.res[g.other(p)]["life"]) == (5, 2)
+
+
+def test_resources_and_counters_change_down_to_their_floors():
+    g = _vaults()
+    p, q = g.turn_player, g.other(g.turn_player)
+    mine, theirs = (list(g.zones[g.zone_key("hand", x)]) for x in (p, q))
+    _take(g, "tax")
+    assert (g.res[p]["gold"], g.res[q]["gold"]) == (0, 4)
+    assert [g.counters.get((c, "dents"), 0) for c in mine + theirs] == [0, 2, 1, 1]
+    changes = [(e["e"], e["value"], e["delta"]) for e in g.log if e["e"] in ("resource", "counter")]
+    assert changes == [("resource", 0, -1), ("counter", 2, 2), ("counter", 2, 2),
+                       ("counter", 0, -2), ("resource", 4, 3), ("counter", 1, 1), ("counter", 1, 1)]
 
 
 # The same zone names as VAULTS, but a vault that holds one card, face down; a card that

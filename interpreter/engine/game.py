@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
-from interpreter.engine.primitives import movers, setters
+from interpreter.engine.primitives import movers, numbers, setters
 from interpreter.engine.state import (
     CARD_READERS,
     STATICS,
@@ -64,7 +64,6 @@ class Game:
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
-        self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:
@@ -166,6 +165,8 @@ class Game:
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.callers = vm.callers(self)  # verb -> see vm.call_verb
         self.setters = setters(self)  # state -> see primitives.set_state
+        # resource or counter -> see primitives.change, assign
+        self.changers, self.assigners = numbers(self, True), numbers(self, False)
         self.movers = movers(self)  # zone name -> see primitives.move
 
     def _readers(self, pool: list[CardDef]) -> dict:

@@ -257,62 +257,80 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, n or 0, True)
+    """A player's resource or cards' counter `name` grows by n: the game's function for the
+    name does it (see numbers)."""
+    changers = g.game.changers
+    fn = changers[name] if name in changers else _number_fn(g.game, name, True)
+    fn(g, env, target, name, n)
 
 
 def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, n or 0, False)
+    """A player's resource or cards' counter `name` becomes n (see change)."""
+    assigners = g.game.assigners
+    fn = assigners[name] if name in assigners else _number_fn(g.game, name, False)
+    fn(g, env, target, name, n)
 
 
-def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None:
-    """A player's resource or cards' counter `name` becomes n, or grows by n (`add`)."""
-    game = g.game
-    resource, low, channel, check = game.number_plans.get(name) or _number_plan(game, name)
-    heard = g.log is not None or ("resource" if resource else "counter") in game.triggers_on
-    if resource:
-        res = g.res[target]
-        old = res.get(name, 0)
-        value = old + n if add else n
-        if low is not None and value < low:
-            value = low
-        res[name] = value
-        if heard and not vm.quiet(g, "resource", changed=value != old):
-            vm.emit(g, "resource", {"player": target, "name": name, "value": value,
-                                    "delta": value - old}, changed=value != old)
-        if value != old:
-            if not heard:
-                g.version += 1
-            g.marks[channel] = g.version
-    else:
-        counters = g.counters
-        for cid in target if type(target) is tuple else vm.as_cards(g, target):
-            key = (cid, name)
-            old = counters.get(key, 0)
-            value = old + n if add else n
-            if value < 0:
-                value = 0
-            counters[key] = value
-            if heard and not vm.quiet(g, "counter", changed=value != old):
-                vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
-                                       "delta": value - old}, changed=value != old)
-            if value != old:
-                if not heard:
-                    g.version += 1
-                g.marks[channel] = g.version
-    if check:  # (vm.check_end(g, channel), without the call when no win/loss rule reads it)
-        check(g)
+def numbers(game: Any, add: bool) -> dict[str, Callable]:
+    """Per resource and counter, a `change` (`add`) or `assign` of it made for this game:
+    whether it is a resource, its floor, whether anything hears it and whether a win/loss
+    rule reads it are folded into its code."""
+    return {name: _number_fn(game, name, add)
+            for name in (*game.ruleset.resources, *game.ruleset.counters)}
 
 
-def _number_plan(game: Any, name: str) -> tuple:
-    """What _set_number reads about a name, once per game: whether it is a resource (else a
-    counter), its floor, its change channel, and the win/loss rules' check if one may read
-    that (else None)."""
+def _number_fn(game: Any, name: str, add: bool) -> Callable:
+    """The function of numbers() for one name (a name no ruleset declares, from a variable,
+    is a counter's)."""
     spec = game.ruleset.resources.get(name)
     channel = ("counter:" if spec is None else "res:") + name
-    ends = game.end_reads
-    plan = game.number_plans[name] = (spec is not None, None if spec is None else spec.get("min"),
-                                      channel, (ends is None or channel in ends) and game.end_check)
-    return plan
+    low = None if spec is None else spec.get("min")
+    event = "counter" if spec is None else "resource"
+    check = (game.end_reads is None or channel in game.end_reads) and game.end_check
+    plan = (spec is not None, low is not None, event in game.triggers_on, bool(check), add)
+    make = _NUMBER_MAKERS.get(plan)
+    if make is None:
+        make = _NUMBER_MAKERS[plan] = _number_maker(*plan)
+    return make(name, low, channel, check)
+
+
+_NUMBER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _number_maker)
+
+
+def _number_maker(resource: bool, low: bool, heard: bool, check: bool,
+                  add: bool) -> Callable[..., Callable]:
+    """A maker of changes (`add`) or assignments of resources (`resource`, with a floor:
+    `low`) or counters, that a triggered ability hears (`heard`), that a win/loss rule reads
+    (`check`). As _mover_maker: what differs is in the function's closure."""
+    event, who = ("resource", "player") if resource else ("counter", "card")
+    fields = f"{{{who!r}: who, 'name': NAME, 'value': value, 'delta': value - old}}"
+    set_value = [
+        "value = old + n" if add else "value = n",
+        *(["if value < LOW:", "    value = LOW"] if low else [] if resource
+          else ["if value < 0:", "    value = 0"]),
+        f"{'res' if resource else 'counters'}[key] = value",
+        *([f"if not quiet(g, {event!r}, changed=value != old):",
+           f"    emit(g, {event!r}, {fields}, changed=value != old)",
+           "if value != old:", "    g.marks[CHANNEL] = g.version"] if heard else
+          ["if g.log is not None:",  # (vm.quiet, inlined: it hears nothing else)
+           f"    emit(g, {event!r}, {fields}, changed=value != old)",
+           "    if value != old:", "        g.marks[CHANNEL] = g.version",
+           "elif value != old:", "    g.version += 1", "    g.marks[CHANNEL] = g.version"])]
+    if resource:
+        body = ["n = n or 0", "who, res, key = target, g.res[target], NAME",
+                "old = res[key] if key in res else 0", *set_value]
+    else:
+        body = ["n = n or 0", "counters = g.counters",
+                "for who in target if type(target) is tuple else as_cards(g, target):",
+                "    key = (who, NAME)",
+                "    old = counters[key] if key in counters else 0",
+                *("    " + line for line in set_value)]
+    lines = ["def make(NAME, LOW, CHANNEL, check_end):",
+             "  def number(g, env, target, name, n):",
+             *("    " + line for line in body),
+             *(["    check_end(g)"] if check else []),
+             "  return number"]
+    return _maker(lines)
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:
