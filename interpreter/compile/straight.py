@@ -2,8 +2,9 @@
 
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
-exprs.py), primitives are direct calls, and a ruleset verb is called through
-vm.call_verb, which runs a verb whose body is itself such a function without a frame.
+exprs.py), primitives are direct calls (a move or a set, of the game's function for its
+zone or state), and a ruleset verb is called through the game's caller of it (vm.callers,
+as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
@@ -31,8 +32,11 @@ from interpreter.lang import ast as A
 if TYPE_CHECKING:
     from interpreter.compile.stmts import StmtCompiler
 
-_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
-            "_check_end": vm.check_end}
+_RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
+
+# primitives whose work a function the game made for their target does (primitives.movers,
+# setters): the game's table of them, and the key from the target (a zone, a state)
+_MADE_PER_GAME = {"move": ("movers", ".name"), "set": ("setters", "")}
 _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 
 
@@ -151,6 +155,9 @@ class PyGen:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
             items = self.gen.values(values)
+            if s.name in _MADE_PER_GAME:
+                self._made_per_game(s.name, items, depth)
+                return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
         if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
@@ -165,7 +172,8 @@ class PyGen:
             self._inline(inline, values, depth + 1)
             self._line(depth, "else:")
             depth += 1
-        self._line(depth, f"if _call_verb(g, {s.name!r}, {params}, env):")
+        # (vm.call_verb, inlined: the game's caller of the verb)
+        self._line(depth, f"if g.game.callers[{s.name!r}](g, {params}, env):")
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
@@ -204,6 +212,19 @@ class PyGen:
             self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
         finally:
             gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
+
+    def _made_per_game(self, name: str, items: list[str], depth: int) -> None:
+        """primitives.move or set_state, inlined: the game's function for the target (a zone,
+        a state) called directly, the arguments evaluated in order as for the call."""
+        table, key = _MADE_PER_GAME[name]
+        n = len(self.lines)
+        cards, target = f"_m{n}", f"_z{n}"
+        self._line(depth, f"{cards}, {target} = {items[0]}, {items[1]}")
+        if name == "move":  # (a zone of no one: nothing to do)
+            self._line(depth, f"if {target} is not None:")
+            depth += 1
+        rest = "".join(", " + i for i in items[2:])
+        self._line(depth, f"g.game.{table}[{target}{key}](g, env, {cards}, {target}{rest})")
 
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._expr(s.cond)}:")
