@@ -307,7 +307,8 @@ class ExprCompiler:
         gen = _Generator(self)
         return gen.function(gen.params(params, values))
 
-    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr]) -> Callable:
+    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr],
+                          visibility: dict[str, str] | None = None) -> Callable:
         """The options of action `name`: `fn(g, env, player, out)` appends (name, card, None)
         to `out` for the cards of `cards` for which every rule holds, `card` bound to each,
         one card per class of interchangeable cards (as vm.distinct_cards: the first of each,
@@ -319,12 +320,16 @@ class ExprCompiler:
         and the rules about the card are one pass over the zone: the rules that do not read
         `card` are tested at the first card passing the filter. Cards are merged as they
         pass (no tuple of them, no call): only a copy of a card seen before is looked at
-        more closely (vm.kept_copy)."""
+        more closely (vm.kept_copy), and with `visibility` (zone -> its visibility) the copies
+        of one zone merge without a call in the common case (see _keep)."""
         pure = not _impure((cards, *rules))
         gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
         card = gen.locals["card"]
         gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
-        keep = _keep(card, gen.const(name))
+        source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
+        zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
+            and not self._memoizable(source, False) else None
+        keep = _keep(card, gen.const(name), (visibility or {}).get(zone, "hidden"))
         args = "g, env, _p, _o"
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
@@ -405,13 +410,22 @@ class ExprCompiler:
         return set()
 
 
-def _keep(card: str, name: str) -> list[str]:
+def _keep(card: str, name: str, visibility: str) -> list[str]:
     """Lines adding the option of `card` (action `name`) to `_o` unless an earlier card is
     interchangeable with it (vm.distinct_cards' test, inlined: `_f`, printed card -> its
-    first card here or the classes of its cards here; `_D`, the cards' definitions)."""
+    first card here or the classes of its cards here; `_D`, the cards' definitions). The
+    cards come from one zone of this `visibility` (else "hidden"): a copy of the first card of
+    its printed card, no card marked, merges here by vm._alike's test (the common case, no
+    call); any other copy is left to vm.kept_copy."""
     option = f"_o.append(({name}, {card}, None))"
+    alike = {"public": f" and (g.face[{card}] or g.owner[{card}] == _p)",
+             "owner": f" and g.owner[{card}] == _p"}.get(visibility)
+    merged = [] if alike is None else [
+        f"elif type(_j := _f[_i]) is int and not (g.mods or g.counters or g.host) and "
+        f"g.flags[_j] == g.flags[{card}] and g.face[_j] == g.face[{card}] and "
+        f"g.owner[_j] == g.owner[{card}]{alike}:", "    pass"]
     return [f"_i = _D[{card}].id", "if _i not in _f:", f"    _f[_i] = {card}", f"    {option}",
-            f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
+            *merged, f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
 
 
 def _indent(lines: list[str], spaces: int) -> list[str]:

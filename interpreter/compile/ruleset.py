@@ -245,10 +245,11 @@ class RulesetBuilder:
                          for i, (name, p) in enumerate(rs.properties.items())
                          if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
+        visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():
-                rs.actions[name] = replace(rs.actions[name],
-                                           select=exprs.compile_selection(name, cards, rules))
+                rs.actions[name] = replace(rs.actions[name], select=exprs.compile_selection(
+                    name, cards, rules, visibility))
         finally:
             exprs.printed = {}
 
