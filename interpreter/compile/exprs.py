@@ -13,10 +13,10 @@ the candidate, and the innermost filter wins.
 from __future__ import annotations
 
 import ast as pyast
+import contextlib
 import dataclasses
-import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from interpreter.compile.names import Names
@@ -28,9 +28,6 @@ from interpreter.lang import ast as A
 
 Fn = Callable[[GameState, dict], Any]
 
-_STATE_ONLY = frozenset({"you", "opponent"})
-_MISSING = object()
-_memo_keys = itertools.count()
 MAX_PLAYERS = 16
 
 
@@ -213,31 +210,6 @@ def _remember(g: GameState, key: tuple, value: Any) -> Any:
     return value
 
 
-def _memoized(fn: Fn, key: int) -> Fn:
-    """Cache a value that depends only on the state (and who `you` is) until the state changes.
-    Expressions of the same shape share `key`, so a count several rules ask for (the mana
-    every action checks) is computed once per state version."""
-
-    def cached(g: GameState, env: dict) -> Any:
-        k = (key, env.get("you"))
-        version = g.version
-        if g.memo_version == version:
-            value = g.memo.get(k, _MISSING)
-            if value is not _MISSING:
-                return value
-        value = fn(g, env)
-        # (_remember, inlined: most calls compute, once per state version)
-        statics = g._statics
-        if statics is None or statics[1] is not STATICS_PENDING or statics[0] != version:
-            if g.memo_version != version:
-                g.memo.clear()
-                g.memo_version = version
-            g.memo[k] = value
-        return value
-
-    return cached
-
-
 _BINARY = {
     "<": _ordered(operator.lt), "<=": _ordered(operator.le),
     ">": _ordered(operator.gt), ">=": _ordered(operator.ge),
@@ -270,7 +242,6 @@ _ENGINE_VARS = frozenset({"you", "opponent", "self"})
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
-        self.memo_keys: dict[tuple, int] = {}  # (expression shape, in_filter) -> memo key
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them): set while compiling action selections
         self.printed: dict[str, str] = {}
@@ -286,15 +257,20 @@ class ExprCompiler:
         finally:
             self.bound = _ENGINE_VARS
 
+    @contextlib.contextmanager
+    def binding(self, names: Iterable[str]) -> Iterator[None]:
+        """While compiling code whose env surely holds `names` too (a verb's parameters, an
+        action's player and card): they are read by subscript."""
+        self.bound = _ENGINE_VARS | frozenset(names)
+        try:
+            yield
+        finally:
+            self.bound = _ENGINE_VARS
+
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
         gen = _Generator(self)
-        fn = gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
-        if self._memoizable(node, in_filter):
-            key = next(_memo_keys) if _impure(node) \
-                else self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
-            return _memoized(fn, key)
-        return fn
+        return gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
 
     def compile_call(self, fn: Callable[..., Any], values: list[A.Expr | Const]) -> Fn:
         """A function calling fn(g, env, *values): a primitive call with its arguments in
@@ -319,8 +295,7 @@ class ExprCompiler:
         gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
         fn = gen.function("None", self._selection(gen, name, cards, rules, visibility or {}),
                           "g, env, _p, _o")
-        filtered = isinstance(cards, A.Filter) and cards.name is None \
-            and not self._memoizable(cards, False)
+        filtered = isinstance(cards, A.Filter) and cards.name is None
         fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
         return fn  # (printed_test: see actions._plan)
 
@@ -366,7 +341,7 @@ class ExprCompiler:
         card = gen.locals["card"]
         source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
         zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
-            and not self._memoizable(source, False) else None
+            else None  # (its cards: one zone's list)
         keep = _keep(card, gen.const(name), visibility.get(zone, "hidden"))
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
@@ -375,8 +350,7 @@ class ExprCompiler:
         prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
-        filtered = isinstance(cards, A.Filter) and cards.name is None \
-            and not self._memoizable(cards, False)
+        filtered = isinstance(cards, A.Filter) and cards.name is None
         if filtered:
             head = [f"_s = {gen.cards(cards.source, False, False)}", "if _s:"]
             test = gen.per_candidate(cards.cond, True, True)
@@ -414,11 +388,6 @@ class ExprCompiler:
             return None
         source = f"lambda _d: bool({' and '.join(f'({t})' for t in tests)})"
         return eval(compile(source, "<printed test>", "eval"), gen.namespace)  # noqa: S307
-
-    def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
-        """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
-        return isinstance(node, (A.Filter, A.Call)) and _has_filter(node) \
-            and self.reads(node, in_filter) <= _STATE_ONLY
 
     def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
         """The variables an expression reads ('it' for the candidate of a filter)."""
@@ -467,16 +436,6 @@ def _indent(lines: list[str], spaces: int) -> list[str]:
     return [" " * spaces + line for line in lines]
 
 
-def _shape(node: Any) -> Any:
-    """A node without its source positions: expressions of equal shape have equal values."""
-    if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
-    if dataclasses.is_dataclass(node):
-        return (type(node).__name__, *(_shape(getattr(node, f.name))
-                                       for f in dataclasses.fields(node) if f.name != "span"))
-    return node
-
-
 def _impure(node: Any) -> bool:
     """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
     evaluations must leave such an expression alone."""
@@ -515,15 +474,6 @@ def _whole_number(node: A.Expr) -> bool:
         or isinstance(node, A.Binary) and node.op in ("+", "-", "*") \
         and _whole_number(node.left) and _whole_number(node.right)
 
-
-def _has_filter(node: A.Expr) -> bool:
-    if isinstance(node, A.Filter):
-        return True
-    if isinstance(node, A.Call):
-        return any(_has_filter(a.value) for a in node.args)
-    if isinstance(node, A.Member):
-        return _has_filter(node.obj)
-    return False
 
 
 class _Generator:
@@ -600,21 +550,13 @@ class _Generator:
         return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
 
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        """A subexpression; state-only ones become their own memoised function. With hoisting
-        on, a call or filter computed for each candidate without reading it (nor any variable
-        bound per candidate) is computed once, before the loop: `hand where cost <= count(mana)`
-        counts the mana once, not once per card in hand."""
-        if not isinstance(n, (A.Filter, A.Call)):
+        """A subexpression. With hoisting on, a call or filter computed for each candidate
+        without reading it (nor any variable bound per candidate) is computed once, before the
+        loop: `hand where cost <= count(mana)` counts the mana once, not once per card in hand."""
+        if not (isinstance(n, (A.Filter, A.Call)) and self.prelude is not None and self.per_item
+                and not self.owner.reads(n, in_filter) & {*self.locals, "it"}):
             return self.expr(n, in_filter, local_it)
-        if self.owner._memoizable(n, in_filter):
-            value = f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
-        elif self.prelude is not None and self.per_item and not self.owner.reads(
-                n, in_filter) & {*self.locals, "it"}:
-            value = self.expr(n, in_filter, local_it)
-        else:
-            return self.expr(n, in_filter, local_it)
-        if self.prelude is None:
-            return value
+        value = self.expr(n, in_filter, local_it)
         name = f"_h{len(self.prelude)}"
         self.prelude.append(f"{name} = {value}")
         return name
@@ -814,9 +756,12 @@ class _Generator:
             self.iterable -= 1
 
     def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        if isinstance(n, A.Call) and n.name in self.names.zones and not self.owner._memoizable(
-                n, in_filter):
-            return f"g.zones.get({self.expr(n, in_filter, local_it)}, ())"
+        if isinstance(n, A.Call) and n.name in self.names.zones:
+            ref = self.expr(n, in_filter, local_it)
+            if self.names.zones[n.name] if not n.args \
+                    else self.expr(n.args[0].value, in_filter, local_it) in _PLAYERS:
+                return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
+            return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
@@ -897,6 +842,10 @@ class _Generator:
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 
+
+# generated sources that are surely a player (a zone of theirs is in g.zones): the engine
+# variables every env holds, the turn player, a compiled selection's player argument
+_PLAYERS = frozenset({"env['you']", "env['opponent']", "g.turn_player", "_p"})
 
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",

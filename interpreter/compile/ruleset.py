@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
+from interpreter.compile.straight import leaf
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -155,13 +157,19 @@ class RulesetBuilder:
             self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
                                             did_you_mean(str(zone), self.names.zones)))
 
-    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (),
+              tail: tuple = (), bound: Iterable[str] = ()) -> tuple:
+        """`bound`: the scope's names that the env running the body surely holds."""
+        return self._compile_body(at, self.texts.read(at, "body", scope), head, tail, bound)
+
+    def _compile_body(self, at: tuple, tree: A.Body | None, head: tuple, tail: tuple,
+                      bound: Iterable[str]) -> tuple:
         self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
             else str(at[0])
-        tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
-        return self.compiler.body(tree, head, tail)
+        with self.compiler.exprs.binding(bound):
+            return self.compiler.body(tree, head, tail)
 
     def body_in(self, reader: TextReader, at: tuple) -> tuple:
         """Compile a body from another file (a card set) with this ruleset's names."""
@@ -183,17 +191,23 @@ class RulesetBuilder:
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
+        trees = {}  # every verb's body is read before any is compiled: see _leaves
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
             self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
                                         for p in params if p.default is not ...}
+            trees[name] = (self.texts.read(("verbs", name, "do"), "body",
+                                           {p.name: p.type for p in params}),
+                           self.compiler.words)
+        self._leaves(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
             fields = tuple(p.name for p in params)
             ref = (d or {}).get("ref", "")
-            body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
-                              tail=(I.Emit(event, fields, ref),))
+            tree, self.compiler.words = trees[name]
+            body = self._compile_body(("verbs", name, "do"), tree,
+                                      (), (I.Emit(event, fields, ref),), fields)
             self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
@@ -206,6 +220,18 @@ class RulesetBuilder:
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
                                 defaults, body, event, ref, each)
         return out
+
+    def _leaves(self, trees: dict[str, tuple]) -> None:
+        """The verbs whose calls run inline in their callers' generated code (straight.Leaf)."""
+        for name, (tree, words) in trees.items():
+            d = self.raw["verbs"][name] or {}
+            each = d.get("each")
+            params = self.names.verbs[name]
+            found = None if tree is None or each not in (None, *(p.name for p in params)) \
+                else leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree,
+                          words)
+            if found is not None:
+                self.compiler.leaves[name] = found
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
@@ -226,7 +252,8 @@ class RulesetBuilder:
                 requires=requires,
                 select=None,  # (see compile_selections)
                 body=self._body((*at, "do"), scope,
-                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
+                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
+                                bound=("card", "player")),  # (see actions.start_action)
                 limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
                 if limit else None,
                 ref=d.get("ref", ""),
@@ -315,7 +342,8 @@ class RulesetBuilder:
         for i, d in enumerate(self.raw.get("rules") or ()):
             at = ("rules", i)
             each = self._expr((*at, "each"), {"player"}, "expr", self.rule_trees)
-            body = self._body((*at, "do"), {"player": "player", "card": "cards"})
+            body = self._body((*at, "do"), {"player": "player", "card": "cards"},
+                              bound=("player", "card"))  # (see vm._fire_state_rules)
             if each is not None:
                 out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))
         return tuple(out)

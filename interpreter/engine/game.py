@@ -59,9 +59,9 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
+        self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
-        self.direct_verbs = direct_verbs(ruleset.verbs)
         self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
@@ -161,6 +161,13 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
+        # the verbs a call runs as vm.call_verb would, with nothing to look at first: direct,
+        # no card can forbid or replace them, no triggered ability looks back at their cards
+        # (compile/straight.py runs such a call of a leaf verb inline)
+        self.plain_verbs = frozenset(
+            name for name, verb in self.ruleset.verbs.items()
+            if name in self.direct_verbs and name not in self.guarded_verbs
+            and not (verb.card_params and verb.event in self.triggers_on))
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
         self.state_plans: dict[str, tuple] = {}  # see primitives.set_state

@@ -38,11 +38,12 @@ def run(g: GameState) -> None:
             f = frames[-1]
             code = f.code
             end = len(code)
-            # stay on this frame while it runs on: no frame pushed or popped, no question
+            # stay on this frame while it runs on: no frame pushed or popped, no question (the
+            # game's frame, at the bottom, is only popped here: `frames` is never empty there)
             while (pc := f.pc) < end:
                 code[pc].run(g, f)  # (a timing point settles first: see Instr)
                 steps += 1
-                if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
+                if g.decision is not None or frames[-1] is not f or steps > limit:
                     break
             else:
                 frames.pop()
