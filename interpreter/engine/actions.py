@@ -35,8 +35,9 @@ def window_of(g: GameState, names: tuple[str, ...]) -> tuple[Callable, tuple]:
 
 
 def plan_of(g: GameState, names: tuple[str, ...]) -> tuple:
-    """The plan of a window of actions `names` in this game (see _plan)."""
-    return g.game.action_plans.get(names) or _plan(g, names)
+    """The plan of a window of actions `names` in this game (see _plan; an empty one too)."""
+    plan = g.game.action_plans.get(names)
+    return _plan(g, names) if plan is None else plan
 
 
 def options(g: GameState, player: int, plan: tuple) -> list[tuple]:
