@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from interpreter.compile.names import Names
-from interpreter.engine import vm
+from interpreter.engine import actions, repetition, vm
 from interpreter.engine.model import CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -223,6 +223,7 @@ _HELPERS = {
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy,
+    "_by_rule": actions.by_rule, "_guarded": actions.guarded, "_barred": repetition.barred,
 }
 
 
@@ -283,11 +284,49 @@ class ExprCompiler:
         gen = _Generator(self)
         return gen.function(gen.params(params, values))
 
-    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr]) -> Callable:
+    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr],
+                          visibility: dict[str, str] | None = None) -> Callable:
         """The options of action `name`: `fn(g, env, player, out)` appends (name, card, None)
         to `out` for the cards of `cards` for which every rule holds, `card` bound to each,
         one card per class of interchangeable cards (as vm.distinct_cards: the first of each,
         in order). One generated function instead of an interpreted loop over candidates.
+        (`visibility`, zone -> its visibility: see _keep.)"""
+        gen = _Generator(self, local_names=frozenset({"card"}))
+        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
+        fn = gen.function("None", self._selection(gen, name, cards, rules, visibility or {}),
+                          "g, env, _p, _o")
+        filtered = isinstance(cards, A.Filter) and cards.name is None
+        fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
+        return fn  # (printed_test: see actions._plan)
+
+    def compile_window(self, actions: list[tuple[str, tuple | None, tuple | None]],
+                       visibility: dict[str, str]) -> Callable:
+        """The options of a window of actions (name, its selection's (cards, rules) or None,
+        its limit), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
+        plan (actions.window_of), per action, None when the game leaves it out, else the
+        keys of the abilities that could forbid or permit it (then the rule-by-rule path
+        applies, as for an action without a selection). Every selection inline: no call per
+        action at every decision."""
+        gen = _Generator(self, local_names=frozenset({"card"}))
+        gen.args = {"player": "_p", "you": "_p"}
+        lines = ["env = g.game.player_envs[_p]", "_o = []"]
+        for i, (name, selection, limit) in enumerate(actions):
+            test = f"(_q := _a[{i}]) is not None"
+            if limit is not None:  # (actions._count_key)
+                test += f" and g.counts.get(({name!r}, {limit[1]!r}, _p), 0) < {limit[0]}"
+            other = f"_by_rule(g, {name!r}, _p, _o)"
+            if selection is None:
+                lines += [f"if {test}:", f"    {other}"]
+                continue
+            block = self._selection(gen, name, *selection, visibility)
+            lines += [f"if {test}:", "    if _q and _guarded(g, _q):", f"        {other}",
+                      "    else:", *_indent(block, 8)]
+        lines += ["if g.board is not None:", "    _o = _barred(g, _p, _o)"]
+        return gen.function("_o", lines, "g, _p, _a")
+
+    def _selection(self, gen: _Generator, name: str, cards: A.Expr, rules: list[A.Expr],
+                   visibility: dict[str, str]) -> list[str]:
+        """compile_selection's lines, to run as a block (no `return`), appending to `_o`.
 
         For speed (this runs for every action at every decision): the candidates come
         first, and with none the rules are not looked at; then rules that do not read
@@ -295,47 +334,47 @@ class ExprCompiler:
         and the rules about the card are one pass over the zone: the rules that do not read
         `card` are tested at the first card passing the filter. Cards are merged as they
         pass (no tuple of them, no call): only a copy of a card seen before is looked at
-        more closely (vm.kept_copy)."""
+        more closely (vm.kept_copy), and with the `visibility` of its zone the copies of one
+        zone merge without a call in the common case (see _keep)."""
         pure = not _impure((cards, *rules))
-        gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
+        gen.prelude = [] if pure else None  # (hoisting: see _Generator)
         card = gen.locals["card"]
-        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
-        keep = _keep(card, gen.const(name))
-        args = "g, env, _p, _o"
+        source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
+        zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
+            else None  # (its cards: one zone's list)
+        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden"))
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
-            return gen.function("None", ["_D, _f = g.defs, {}",
-                                         f"for {card} in {gen.cards(cards, False, False)}:",
-                                         f"    if {conds}:", *_indent(keep, 8)], args)
+            return ["_D, _f = g.defs, {}", f"for {card} in {gen.cards(cards, False, False)}:",
+                    f"    if {conds}:", *_indent(keep, 8)]
         prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
         filtered = isinstance(cards, A.Filter) and cards.name is None
-        printed = self.printed_test(cards.cond) if filtered else None
         if filtered:
-            lines = [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return"]
+            head = [f"_s = {gen.cards(cards.source, False, False)}", "if _s:"]
             test = gen.per_candidate(cards.cond, True, True)
         else:
-            lines = [f"_c = {gen.cards(cards, False, False)}", "if not _c:", "    return"]
-        lines = [*prelude, *lines]
+            head = [f"_c = {gen.cards(cards, False, False)}", "if _c:"]
+        head = [*prelude, *head]
         start = len(prelude)
-        first = []  # what is computed once, before the rules about a candidate
-        if once:
-            guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
-            first += [*prelude[start:], f"if not ({guard}):", "    return"]
-            start = len(prelude)
+        guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
+        before_guard = prelude[start:]
+        start = len(prelude)
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
-        first += [*prelude[start:], "_D, _f = g.defs, {}"]
+        first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
-        if filtered:  # one pass: the filter's test, then the rules'
-            lines += ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
-                      "        if _f is None:",  # (its loops may bind `it`: the card is kept)
-                      *_indent(first, 12), *_indent(on_pass, 8)]
+        if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
+            first = [*before_guard, *([f"if not ({guard}):", "    break"] if guard else []),
+                     *first]
+            body = ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
+                    "        if _f is None:",  # (its loops may bind `it`: the card is kept)
+                    *_indent(first, 12), *_indent(on_pass, 8)]
         else:
-            lines += [*first, f"for {card} in _c:", *_indent(on_pass, 4)]
-        fn = gen.function("None", lines, args)
-        fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
-        return fn
+            body = [*first, f"for {card} in _c:", *_indent(on_pass, 4)]
+            if guard:
+                body = [*before_guard, f"if {guard}:", *_indent(body, 4)]
+        return [*head, *_indent(body, 4)]
 
     def printed_test(self, cond: A.Expr) -> Callable[[CardDef], bool] | None:
         """A test of a card definition that every card passing a filter's `cond` passes: the
@@ -375,13 +414,22 @@ class ExprCompiler:
         return set()
 
 
-def _keep(card: str, name: str) -> list[str]:
+def _keep(card: str, name: str, visibility: str) -> list[str]:
     """Lines adding the option of `card` (action `name`) to `_o` unless an earlier card is
     interchangeable with it (vm.distinct_cards' test, inlined: `_f`, printed card -> its
-    first card here or the classes of its cards here; `_D`, the cards' definitions)."""
+    first card here or the classes of its cards here; `_D`, the cards' definitions). The
+    cards come from one zone of this `visibility` (else "hidden"): a copy of the first card of
+    its printed card, no card marked, merges here by vm._alike's test (the common case, no
+    call); any other copy is left to vm.kept_copy."""
     option = f"_o.append(({name}, {card}, None))"
+    alike = {"public": f" and (g.face[{card}] or g.owner[{card}] == _p)",
+             "owner": f" and g.owner[{card}] == _p"}.get(visibility)
+    merged = [] if alike is None else [
+        f"elif type(_j := _f[_i]) is int and not (g.mods or g.counters or g.host) and "
+        f"g.flags[_j] == g.flags[{card}] and g.face[_j] == g.face[{card}] and "
+        f"g.owner[_j] == g.owner[{card}]{alike}:", "    pass"]
     return [f"_i = _D[{card}].id", "if _i not in _f:", f"    _f[_i] = {card}", f"    {option}",
-            f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
+            *merged, f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
 
 
 def _indent(lines: list[str], spaces: int) -> list[str]:

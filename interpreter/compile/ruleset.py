@@ -254,16 +254,14 @@ class RulesetBuilder:
             cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
                 else None
             requires, trees = self._requires(at, d.get("requires"), scope)
-            select = None
             if cards_tree is not None and not d.get("abilities") and None not in trees:
-                select = self.compiler.exprs.compile_selection(name, cards_tree, trees)
-                self.selections[name] = (cards_tree, trees)
+                self.selections[name] = (cards_tree, trees)  # compiled once the cards are
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
                 abilities=bool(d.get("abilities")),
                 requires=requires,
-                select=select,
+                select=None,  # (see compile_selections)
                 body=self._body((*at, "do"), scope,
                                 head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
                                 bound=("card", "player")),  # (see actions.start_action)
@@ -283,10 +281,17 @@ class RulesetBuilder:
                          for i, (name, p) in enumerate(rs.properties.items())
                          if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
+        visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():
-                rs.actions[name] = replace(rs.actions[name],
-                                           select=exprs.compile_selection(name, cards, rules))
+                rs.actions[name] = replace(rs.actions[name], select=exprs.compile_selection(
+                    name, cards, rules, visibility))
+            windows = [*(p.actions for p in rs.phases), *(w.actions for w in rs.windows.values())]
+            for names in dict.fromkeys(windows):
+                if names:  # every action of a window in one function (ExprCompiler.compile_window)
+                    rs.selections[names] = exprs.compile_window(
+                        [(n, self.selections.get(n), rs.actions[n].limit) for n in names],
+                        visibility)
         finally:
             exprs.printed = {}
 
