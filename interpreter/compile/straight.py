@@ -189,9 +189,10 @@ class PyGen:
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
             self._line(depth, f"{local} = {source}")
-            if p.type == "cards":
+            if p.type == "cards":  # (as_cards, inlined for one card)
                 self._line(depth, f"if type({local}) is not tuple:")
-                self._line(depth + 1, f"{local} = as_cards(g, {local})")
+                self._line(depth + 1,
+                           f"{local} = ({local},) if type({local}) is int else as_cards(g, {local})")
                 tuples.add(local)
         if verb.each is not None:
             gen.count += 1
