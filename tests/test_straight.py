@@ -380,3 +380,49 @@ def test_a_clone_without_the_log_plays_as_the_logged_state(ucb, ucb_decks):
             vm.answer(state, rng.choice(state.decision.options))
     assert g.result == quiet.result == logged.result and quiet.log is None
     assert logged.log == g.log and len(g.log) > 100
+
+
+READS = """
+id: reads
+name: straight code reading printed and modified properties
+players: 2
+ability_zones: [field]
+properties:
+  power: {type: number, default: 0}
+  cost: {type: number, default: 0}
+states:
+  veiled: {hides_properties: true}
+resources:
+  costs: {initial: 0}
+  powers: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  field: {visibility: public}
+setup: |
+  move(deck(turn_player), field(turn_player));
+  set(field(turn_player) where name == 「V」, veiled);
+  for each c in field(turn_player) {
+    change(turn_player, costs, c.cost); change(turn_player, powers, c.power)
+  }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_straight_code_reads_a_printed_property_inline_and_a_modified_one_as_modified():
+    """Straight code is made at its first run, once every card is compiled: `cost`, which no
+    text modifies, reads as printed (hidden on a veiled card); `power`, which a card's static
+    ability raises, reads with the modifier."""
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    cards = load_text(yaml.safe_dump({"ruleset": "reads", "cards": [
+        {"name": "A", "power": 2, "cost": 1},
+        {"name": "B", "power": 3, "cost": 4, "abilities": ["static: field(you).power += 1"]},
+        {"name": "V", "power": 5, "cost": 6}]}), "c.yaml")
+    game = build_game(load_text(READS, "reads.yaml"), [cards])
+    g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0)
+    assert (g.res[0]["costs"], g.res[0]["powers"]) == (1 + 4, 3 + 4)

@@ -245,6 +245,9 @@ class ExprCompiler:
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them): set while compiling action selections
         self.printed: dict[str, str] = {}
+        # the same, kept once known (every card compiled), for code made later: see
+        # compile/straight.py
+        self.printed_later: dict[str, str] = {}
         # the variables every env that runs the code being compiled holds (see compile_card)
         self.bound: frozenset[str] = _ENGINE_VARS
 

@@ -283,6 +283,7 @@ class RulesetBuilder:
                          for i, (name, p) in enumerate(rs.properties.items())
                          if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
+        exprs.printed_later.update(exprs.printed)
         visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():

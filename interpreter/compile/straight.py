@@ -19,6 +19,7 @@ call of the verb's own function; otherwise it goes through call_verb as any othe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,17 @@ def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     return isinstance(s, A.Let)
 
 
+# a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
+_READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
+
+
+def _printed(read: re.Match, printed: dict[str, str]) -> str:
+    """Made at its first run, when every card is compiled, a run reads a property that no
+    text modifies as its printed value inline, as the action selections do (exprs.printed)."""
+    source = printed.get(read.group(1)[1:-1])
+    return read.group(0) if source is None else source.format(c=read.group(2))
+
+
 class PyGen:
     """Builds the source of one run of statements; constants go into its namespace.
 
@@ -105,13 +117,14 @@ class PyGen:
         self._block(run, 1)
         if next(self.sites, None) is not None:
             raise AssertionError("a run's function and its instructions disagree")
-        body = "".join(self.lines)
-        head = "    R = g.game.readers\n" if "R[" in body else ""
-        source = f"def _straight(g, env):\n{head}{body}"
-        namespace = self.gen.namespace
+        source = "".join(self.lines)
+        namespace, printed = self.gen.namespace, self.owner.exprs.printed_later
 
         def make() -> Fn:
-            exec(compile(source, "<straight code>", "exec"), namespace)  # noqa: S102
+            body = _READ.sub(lambda m: _printed(m, printed), source) if printed else source
+            head = "    R = g.game.readers\n" if "R[" in body else ""
+            code = compile(f"def _straight(g, env):\n{head}{body}", "<straight code>", "exec")
+            exec(code, namespace)  # noqa: S102
             return namespace["_straight"]
 
         return make, frozenset(self.verbs)
