@@ -248,6 +248,15 @@ verbs:
     params: {player: player, target: cards}
     each: target
     do: "change(player, got, 1000)"
+  twice:
+    params: {player: player, target: cards}
+    do: "let k = 1; score(player, target, 3); mark(player, target); change(player, got, k)"
+  bump:
+    params: {player: player, c: cards}
+    do: "for each x in c { change(player, got, 100) }"
+  outer:
+    params: {player: player, target: cards}
+    do: "for each c in target { bump(player, target) }"
 setup: |
   move(deck(turn_player), hand(turn_player));
   let k = 7;
@@ -256,6 +265,8 @@ setup: |
   score(turn_player, deck(turn_player));
   mark(turn_player, hand(turn_player));
   mark(turn_player, deck(turn_player));
+  twice(turn_player, top(hand(turn_player)));
+  outer(turn_player, hand(turn_player));
   change(turn_player, got, k * 100000);
   change(turn_player, seen, x * 10)
 turn:
@@ -268,10 +279,12 @@ deck:
 
 def test_a_leaf_verb_run_inline_keeps_its_variables_to_itself():
     """A verb's `let` and loop variables are its own: unset until bound (a loop over nothing
-    leaves `x` unset), never the caller's `k` and `x`, which stay as they were; its default
-    applies; `each` runs it once per card, and not at all for no card."""
+    leaves `x` unset), never the caller's `k` and `x`, which stay as they were, nor those of
+    a verb it calls (twice's `k`; bump's `c` is its parameter, not outer's loop variable); its
+    default applies; `each` runs it once per card, and not at all for no card."""
     g = _three_copies(INLINE, "inline")
-    assert g.res[0]["got"] == 3 * 20 + 0 + 3 * 1000 + 7 * 100000
+    assert g.res[0]["got"] == 3 * 20 + 0 + 3 * 1000 + 0 + (30 + 1000 + 1) + 3 * 3 * 100 \
+        + 7 * 100000
     assert g.res[0]["seen"] == 1 + 5 * 10
 
 

@@ -488,6 +488,7 @@ class _Generator:
         self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
         # variables the generated function takes as arguments (the same for all its candidates)
         self.args: dict[str, str] = {}
+        self.tuples: set[str] = set()  # locals surely holding a tuple of cards
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
@@ -675,6 +676,8 @@ class _Generator:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
         if not card:
+            if obj in self.tuples and self._declared(n.name):  # (_field, inlined)
+                return f"({self._read(n.name, f'{obj}[0]', True)} if len({obj}) == 1 else None)"
             return f"_field(g, {obj}, {n.name!r})" if self._declared(n.name) \
                 else f"{self.const(_read_none)}(g, single({obj}))"
         return self._read(n.name, obj, True)

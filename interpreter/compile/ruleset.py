@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from interpreter.compile.exprs import _Generator
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
-from interpreter.compile.straight import leaf
+from interpreter.compile.straight import Leaf, leaf
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
 from interpreter.engine import turn as T
+from interpreter.engine import vm
 from interpreter.engine.model import (
     ActionDef,
     CardDef,
@@ -73,6 +75,7 @@ class RulesetBuilder:
         rs.phases = self._phases()
         rs.windows = self._windows()
         rs.end_rules = self._end_rules()
+        rs.end_check = self._end_check(rs.players)
         rs.state_rules = self._state_rules()
         rs.heuristic = self._expr(("heuristic",), {"player"}, "expr", self.heuristic_trees) \
             if raw.get("heuristic") \
@@ -222,16 +225,24 @@ class RulesetBuilder:
         return out
 
     def _leaves(self, trees: dict[str, tuple]) -> None:
-        """The verbs whose calls run inline in their callers' generated code (straight.Leaf)."""
-        for name, (tree, words) in trees.items():
-            d = self.raw["verbs"][name] or {}
-            each = d.get("each")
-            params = self.names.verbs[name]
-            found = None if tree is None or each not in (None, *(p.name for p in params)) \
-                else leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree,
-                          words)
-            if found is not None:
-                self.compiler.leaves[name] = found
+        """The verbs whose calls run inline in their callers' generated code (straight.Leaf):
+        found in rounds, each admitting the verbs that call only verbs admitted before (so
+        none that calls itself, even through others)."""
+        leaves = self.compiler.leaves
+        while True:
+            found = {name: f for name in trees.keys() - leaves
+                     if (f := self._leaf(name, *trees[name])) is not None}
+            if not found:
+                return
+            leaves.update(found)
+
+    def _leaf(self, name: str, tree: A.Body | None, words: set) -> Leaf | None:
+        d = self.raw["verbs"][name] or {}
+        each, params = d.get("each"), self.names.verbs[name]
+        if tree is None or each not in (None, *(p.name for p in params)):
+            return None
+        return leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
+                    self.compiler.leaves)
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
@@ -336,6 +347,26 @@ class RulesetBuilder:
             if cond is not None:
                 out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
         return tuple(out)
+
+    def _end_check(self, players: int) -> Callable[[Any], None] | None:
+        """Every win/loss rule for every player (in vm.check_end's order) as one function of
+        the state: nothing holding, the common case, costs one call. It ends the game when a
+        rule holds (vm.end_game), unless the game is over or a `simultaneously` block is open.
+        `player` is a constant in it; the rest of a player's env reads its read-only env."""
+        if not self.end_trees:
+            return None
+        gen = _Generator(self.compiler.exprs)
+        envs = gen.const(tuple({"player": p, "you": p, "opponent": (p + 1) % players, "self": None}
+                               for p in range(players)))
+        end = gen.const(vm.end_game)
+        lines = ["if g.result is not None or g.atomic:", "    return None"]
+        for p in range(players):
+            gen.args = {"player": repr(p)}
+            holds = " or ".join(f"({gen.test(tree, False, False)})" for tree in self.end_trees)
+            if "env" in holds:  # (the rest of the player's env)
+                lines.append(f"env = {envs}[{p}]")
+            lines += [f"if {holds}:", f"    {end}(g)"]
+        return gen.function("None", [*lines, "g.clean_at = g.version"], "g")
 
     def _state_rules(self) -> tuple[StateRule, ...]:
         out = []

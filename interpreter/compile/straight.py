@@ -2,8 +2,9 @@
 
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
-exprs.py), primitives are direct calls, and a ruleset verb is called through
-vm.call_verb, which runs a verb whose body is itself such a function without a frame.
+exprs.py), primitives are direct calls (a move or a set, of the game's function for its
+zone or state), and a ruleset verb is called through the game's caller of it (vm.callers,
+as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
@@ -18,7 +19,7 @@ call of the verb's own function; otherwise it goes through call_verb as any othe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,16 +32,20 @@ from interpreter.lang import ast as A
 if TYPE_CHECKING:
     from interpreter.compile.stmts import StmtCompiler
 
-_RUNTIME = {"_call_verb": vm.call_verb, "_emit": vm.emit, "_quiet": vm.quiet,
-            "_check_end": vm.check_end}
+_RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
+
+# primitives whose work a function the game made for their target does (primitives.movers,
+# setters): the game's table of them, and the key from the target (a zone, a state)
+_MADE_PER_GAME = {"move": ("movers", ".name"), "set": ("setters", "")}
 _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 
 
 @dataclass(frozen=True)
 class Leaf:
     """A verb whose calls the generated code of its callers runs inline, when the game finds
-    the call plain (Game.plain_verbs): its body calls primitives only. Its parameters, loop
-    variables and `let`s are Python locals there."""
+    the call plain (Game.plain_verbs): its body calls primitives and leaf verbs only (run
+    inline in turn: a plain verb calls plain verbs only). Its parameters, loop variables and
+    `let`s are Python locals there."""
 
     params: tuple[Param, ...]
     each: str | None
@@ -52,12 +57,12 @@ class Leaf:
 
 
 def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
-         words: set) -> Leaf | None:
-    """The verb as a Leaf, or None: its body must be straight, call no verb and start nothing
-    (no framing primitive), add no modifier (compiled apart, it would read the env), and bind
-    each variable once, under a name of its own."""
+         words: set, leaves: Collection[str]) -> Leaf | None:
+    """The verb as a Leaf, or None: its body must be straight, call no verb but `leaves` and
+    start nothing (no framing primitive), add no modifier (compiled apart, it would read the
+    env), and bind each variable once, under a name of its own."""
     names: list[str] = []
-    if not all(_leaf_stmt(s, names) for s in body):
+    if not all(_leaf_stmt(s, names, leaves) for s in body):
         return None
     taken = [p.name for p in params] + names
     if len(set(taken)) != len(taken) or _ENGINE_NAMES & set(taken):
@@ -65,15 +70,15 @@ def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body
     return Leaf(params, each, event, ref, body, words, tuple(names))
 
 
-def _leaf_stmt(s: Any, names: list[str]) -> bool:
+def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     if isinstance(s, A.Call):
-        return s.name in PRIMITIVES and s.name not in FRAMING
+        return s.name in leaves if s.name not in PRIMITIVES else s.name not in FRAMING
     if isinstance(s, A.If):
-        return all(_leaf_stmt(x, names) for x in (*s.then, *s.orelse))
+        return all(_leaf_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
     if isinstance(s, (A.ForEach, A.Let)):
         names.append(s.name)
     if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
-        return all(_leaf_stmt(x, names) for x in s.body)
+        return all(_leaf_stmt(x, names, leaves) for x in s.body)
     return isinstance(s, A.Let)
 
 
@@ -150,7 +155,13 @@ class PyGen:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
             items = self.gen.values(values)
+            if s.name in _MADE_PER_GAME:
+                self._made_per_game(s.name, items, depth)
+                return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+            return
+        if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
+            self._inline(self.owner.leaves[s.name], values, depth)
             return
         self.verbs.add(s.name)
         self.calls += 1
@@ -161,7 +172,8 @@ class PyGen:
             self._inline(inline, values, depth + 1)
             self._line(depth, "else:")
             depth += 1
-        self._line(depth, f"if _call_verb(g, {s.name!r}, {params}, env):")
+        # (vm.call_verb, inlined: the game's caller of the verb)
+        self._line(depth, f"if g.game.callers[{s.name!r}](g, {params}, env):")
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
@@ -171,7 +183,8 @@ class PyGen:
         order (cards as a tuple), card by card for `each`, the body, its event."""
         gen, owner = self.gen, self.owner
         sources = gen.values(values)  # (in the caller's variables)
-        args = dict(gen.args)
+        args: dict[str, str] = {}
+        tuples = set()
         for p, source in zip(verb.params, sources, strict=True):
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
@@ -179,23 +192,39 @@ class PyGen:
             if p.type == "cards":
                 self._line(depth, f"if type({local}) is not tuple:")
                 self._line(depth + 1, f"{local} = as_cards(g, {local})")
+                tuples.add(local)
         if verb.each is not None:
             gen.count += 1
             self._line(depth, f"for _e{gen.count} in {args[verb.each]}:")
             depth += 1
             self._line(depth, f"{args[verb.each]}_1 = (_e{gen.count},)")
             args[verb.each] += "_1"
+            tuples.add(args[verb.each])
         for name in verb.names:  # (unset, a variable reads as nothing)
             gen.count += 1
             local = args[name] = f"_l{gen.count}"
             self._line(depth, f"{local} = None")
-        saved = gen.args, owner.words, self.inline
-        gen.args, owner.words, self.inline = args, verb.words, True
+        saved = gen.args, gen.tuples, gen.locals, owner.words, self.inline
+        gen.args, gen.tuples, gen.locals, owner.words, self.inline = \
+            args, tuples, {}, verb.words, True  # (its own variables only)
         try:
             self._block(verb.body, depth)
             self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
         finally:
-            gen.args, owner.words, self.inline = saved
+            gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
+
+    def _made_per_game(self, name: str, items: list[str], depth: int) -> None:
+        """primitives.move or set_state, inlined: the game's function for the target (a zone,
+        a state) called directly, the arguments evaluated in order as for the call."""
+        table, key = _MADE_PER_GAME[name]
+        n = len(self.lines)
+        cards, target = f"_m{n}", f"_z{n}"
+        self._line(depth, f"{cards}, {target} = {items[0]}, {items[1]}")
+        if name == "move":  # (a zone of no one: nothing to do)
+            self._line(depth, f"if {target} is not None:")
+            depth += 1
+        rest = "".join(", " + i for i in items[2:])
+        self._line(depth, f"g.game.{table}[{target}{key}](g, env, {cards}, {target}{rest})")
 
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._expr(s.cond)}:")
@@ -222,10 +251,14 @@ class PyGen:
         """`for var in items`; with the pass number `_nN` (`numbered`) when the body calls a
         verb and so may hand over: `position` is then the loop's state as IterInit and
         IterNext keep it (items, next index). Inline, the variable is a local."""
-        if self.inline:
+        if self.inline:  # (in the body, a card: an int, read as a comprehension's card)
             target = self.gen.args[s.name] if isinstance(s, A.ForEach) else var
             self._line(depth, f"for {target} in {items}:")
+            if isinstance(s, A.ForEach):
+                self.gen.locals[s.name] = target
             self._block(s.body, depth + 1)
+            if isinstance(s, A.ForEach):
+                del self.gen.locals[s.name]
             return
         key = next(self.sites)
         head = len(self.lines)

@@ -9,6 +9,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
+from interpreter.engine.primitives import movers, numbers, setters
 from interpreter.engine.state import (
     CARD_READERS,
     STATICS,
@@ -28,6 +29,7 @@ class Game:
                  static_reads: frozenset[str] | None = None) -> None:
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
+        self.end_check = ruleset.end_check  # (see vm.check_end)
         self.cards = cards
         self.tokens = tokens
         self.program = program
@@ -62,7 +64,6 @@ class Game:
         self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
-        self.number_plans: dict[str, tuple] = {}  # see primitives._set_number
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:
@@ -161,17 +162,28 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
-        # the verbs a call runs as vm.call_verb would, with nothing to look at first: direct,
-        # no card can forbid or replace them, no triggered ability looks back at their cards
-        # (compile/straight.py runs such a call of a leaf verb inline)
-        self.plain_verbs = frozenset(
-            name for name, verb in self.ruleset.verbs.items()
-            if name in self.direct_verbs and name not in self.guarded_verbs
-            and not (verb.card_params and verb.event in self.triggers_on))
+        self.plain_verbs = self._plain_verbs()
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
-        self.verb_plans: dict[str, tuple] = {}  # see vm.call_verb
-        self.state_plans: dict[str, tuple] = {}  # see primitives.set_state
-        self.move_plans: dict = {}  # zone entered -> see primitives.move
+        self.callers = vm.callers(self)  # verb -> see vm.call_verb
+        self.setters = setters(self)  # state -> see primitives.set_state
+        # resource or counter -> see primitives.change, assign
+        self.changers, self.assigners = numbers(self, True), numbers(self, False)
+        self.movers = movers(self)  # zone name -> see primitives.move
+
+    def _plain_verbs(self) -> frozenset[str]:
+        """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,
+        no card can forbid or replace them, no triggered ability looks back at their cards,
+        and the verbs they call are plain too (compile/straight.py runs such a call of a leaf
+        verb inline)."""
+        verbs = self.ruleset.verbs
+        plain = {name for name, verb in verbs.items()
+                 if name in self.direct_verbs and name not in self.guarded_verbs
+                 and not (verb.card_params and verb.event in self.triggers_on)}
+        while True:
+            kept = {name for name in plain if verbs[name].body[0].verbs <= plain}
+            if kept == plain:
+                return frozenset(plain)
+            plain = kept
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:

@@ -31,63 +31,92 @@ class Primitive:
 
 def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
          face: str | None = None) -> None:
-    if to is None:  # a zone of no one (an owner that is none): nothing to do (1.1.4-style)
-        return
-    game, name = g.game, to.name
-    capacity, face_up, into_play, hearing, to_ends = game.move_plans.get(to) \
-        or _move_plan(game, to)
-    up = face_up if face is None else face == "up"
-    scan = game.scan_zone_set  # where abilities can work
-    quiet = g.log is None and hearing is None  # vm.quiet(g, "moved"), without the call
-    ends = game.end_reads  # check_end for the zone left, without the call
-    zones, zone_of, marks, dest = g.zones, g.zone_of, g.marks, g.zones[to]
-    owned = to.owner  # the controller of cards entering: the zone's owner, or their own
-    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
-            else vm.as_cards(g, cards):
-        src = zone_of[cid]
-        if capacity is not None and len(dest) >= capacity and src != to:
-            if g.log is not None:
-                g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
-                              "to": _zone_label(to), "why": "zone is full"})
-            continue
-        if into_play or src.name in scan:
-            g.epoch += 1  # the cards whose abilities work may have changed
-        zones[src].remove(cid)
-        if position == "bottom":
-            dest.append(cid)
-        else:
-            dest.insert(0, cid)
-        # the card is a new object (_enter, inlined)
-        zone_of[cid] = to
-        g.flags[cid] = 0
-        g.face[cid] = up
-        g.controller[cid] = g.owner[cid] if owned < 0 else owned
-        g.clock += 1
-        g.stamp[cid] = g.clock
-        if g.mods or g.counters or g.known or g.host:
-            _forget(g, cid)
-        if quiet:
-            g.version += 1
-        else:  # the card looks back at the zone it left, if an ability of it there could hear
-            gone = ((cid, src.name),) if hearing and g.defs[cid].id in hearing \
-                and src.name in scan else ()
-            if not vm.quiet(g, "moved", gone):
-                vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": name,
-                                     "player": g.owner[cid]}, gone)
-        marks[src.name] = marks[name] = g.version
-        if to_ends or src.name in ends:
-            vm.check_end(g)
+    """Move cards to a zone: the game's mover for that zone does it (see movers)."""
+    if to is not None:  # (a zone of no one, of an owner that is none: nothing to do, 1.1.4-style)
+        g.game.movers[to.name](g, env, cards, to, position, face)
 
 
-def _move_plan(game: Any, to: ZoneRef) -> tuple:
-    """What move reads about a zone cards enter, once per game: its capacity, whether its
-    cards are face up, whether abilities work there, the triggered abilities that hear a
-    move (None: none), and whether a win/loss rule reads the zone (check_end without the
-    call)."""
-    zdef, ends = game.ruleset.zones[to.name], game.end_reads
-    plan = game.move_plans[to] = (zdef.capacity, zdef.face == "up", to.name in game.scan_zone_set,
-                                  game.triggers_on.get("moved"), ends is None or to.name in ends)
-    return plan
+def movers(game: Any) -> dict[str, Callable]:
+    """Per zone, a `move` into it made for this game: what it reads about the zone (its
+    capacity and face, whether abilities work there, who hears a move, whether a win/loss
+    rule reads it) is folded into its code. Asked once per game (and per narrowed game:
+    who hears a move and where abilities work depend on the cards)."""
+    hearing = game.triggers_on.get("moved")
+    ends = game.end_reads if game.end_check is not None else frozenset()
+    out = {}
+    for name, zdef in game.ruleset.zones.items():
+        plan = (zdef.capacity is not None, name in game.scan_zone_set, hearing is not None,
+                ends is None or name in ends, bool(ends))
+        make = _MOVER_MAKERS.get(plan)
+        if make is None:
+            make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
+        out[name] = make(name, zdef.capacity, zdef.face == "up", game.scan_zone_set, hearing,
+                         ends, game.end_check, game.show)
+    return out
+
+
+# makers of movers, by what they fold (see movers)
+_MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
+
+
+def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
+                 ends: bool) -> Callable[..., Callable]:
+    """A maker of movers into zones that have a capacity (`full`), where abilities work
+    (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
+    rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
+    zones and games, the maker's arguments, the mover reads from its closure (a local's
+    speed; its code is shared)."""
+    lines = [
+        "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show):",
+        "  def move(g, env, cards, to, position='top', face=None):",
+        "    if type(cards) is not tuple:",
+        "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
+        "    up = UP if face is None else face == 'up'",
+        "    zones, zone_of, marks, log = g.zones, g.zone_of, g.marks, g.log",
+        "    dest, owned = zones[to], to.owner  # (cards entering: controlled by the zone's owner, "
+        "or their own)",
+        "    for cid in cards:",
+        "        src = zone_of[cid]",
+    ]
+    if full:
+        lines += ["        if len(dest) >= CAPACITY and src is not to:",
+                  "            if log is not None:",
+                  "                log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
+                  " 'to': label(to), 'why': 'zone is full'})",
+                  "            continue"]
+    # the cards whose abilities work may have changed
+    lines += ["        g.epoch += 1"] if into_play \
+        else ["        if src.name in SCAN:", "            g.epoch += 1"]
+    lines += [
+        "        zones[src].remove(cid)",
+        "        if position == 'bottom':",
+        "            dest.append(cid)",
+        "        else:",
+        "            dest.insert(0, cid)",
+        "        zone_of[cid] = to  # the card is a new object (_enter, inlined)",
+        "        g.flags[cid] = 0",
+        "        g.face[cid] = up",
+        "        g.controller[cid] = g.owner[cid] if owned < 0 else owned",
+        "        g.stamp[cid] = g.clock = g.clock + 1",
+        "        if g.mods or g.counters or g.known or g.host:",
+        "            forget(g, cid)",
+    ]
+    fields = "{'card': cid, 'from_zone': src.name, 'to_zone': NAME, 'player': g.owner[cid]}"
+    if heard:  # the card looks back at the zone it left, if an ability of it there could hear
+        lines += ["        gone = ((cid, src.name),) if g.defs[cid].id in HEARING "
+                  "and src.name in SCAN else ()",
+                  "        if not quiet(g, 'moved', gone):",
+                  f"            emit(g, 'moved', {fields}, gone)"]
+    else:  # (vm.quiet, inlined: nothing hears it)
+        lines += ["        if log is None:", "            g.version += 1", "        else:",
+                  f"            emit(g, 'moved', {fields})"]
+    lines.append("        marks[src.name] = marks[NAME] = g.version")
+    if to_ends:  # (vm.check_end, without the channel test)
+        lines.append("        check_end(g)")
+    elif ends:
+        lines += ["        if src.name in ENDS:", "            check_end(g)"]
+    lines.append("  return move")
+    return _maker(lines)
 
 
 def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
@@ -138,54 +167,83 @@ def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
 
 
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
-    game = g.game
-    bit, ends_with, disabling, heard, channel, check = game.state_plans.get(state) \
-        or _state_plan(game, state)
-    on = bool(value)
-    until = ends_with if on else None
-    quiet = g.log is None and not heard  # vm.quiet, without the call
-    flags = g.flags
-    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
-            else vm.as_cards(g, cards):
-        had = flags[cid]
-        if on:
-            if had & bit:
-                continue
-            flags[cid] = had | bit
-            if until is not None:
-                g.expiring.setdefault(until, []).append(cid)
-        else:
-            if not had & bit:
-                continue
-            flags[cid] = had & ~bit
-        if disabling:
-            g.epoch += 1
-        if quiet:
-            g.version += 1
-        elif not vm.quiet(g, "state"):
-            vm.emit(g, "state", {"card": cid, "state": state, "value": on})
-        g.marks[channel] = g.version
-        if check:
-            vm.check_end(g)
+    """Set or clear a card state: the game's setter for that state does it (see setters)."""
+    g.game.setters[state](g, env, cards, state, value)
 
 
-def _state_plan(game: Any, state: str) -> tuple:
-    """What set_state reads about a state, once per game: its bit, the phase or turn it ends
+def setters(game: Any) -> dict[str, Callable]:
+    """Per state, a `set_state` of it made for this game: its bit, the phase or turn it ends
     with, whether it starts or stops the card's abilities, whether anything hears it, its
-    change channel, and whether a win/loss rule reads that (check_end without the call)."""
-    bit = 1 << game.ruleset.states[state].index
-    channel = game.state_marks[state]
-    plan = game.state_plans[state] = (
-        bit, game.state_ends.get(state), bit & game.disabling_mask, "state" in game.triggers_on,
-        channel, game.end_reads is None or channel in game.end_reads)
-    return plan
+    change channel and whether a win/loss rule reads that are folded into its code."""
+    heard, ends = "state" in game.triggers_on, game.end_reads
+    out = {}
+    for name, sdef in game.ruleset.states.items():
+        bit, until, channel = 1 << sdef.index, game.state_ends.get(name), game.state_marks[name]
+        check = (ends is None or channel in ends) and game.end_check
+        plan = (until is not None, bool(bit & game.disabling_mask), heard, bool(check))
+        make = _SETTER_MAKERS.get(plan)
+        if make is None:
+            make = _SETTER_MAKERS[plan] = _setter_maker(*plan)
+        out[name] = make(bit, until, channel, check)
+    return out
+
+
+_SETTER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _setter_maker)
+
+
+def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
+                  check: bool) -> Callable[..., Callable]:
+    """A maker of setters of states that end with a phase or turn (`ends_with`), that start
+    or stop the card's abilities (`disabling`), when some triggered ability hears a state
+    change (`heard`), that a win/loss rule reads (`check`). As _mover_maker: what differs,
+    the maker's arguments, is in the setter's closure."""
+
+    def changed(on: bool) -> list[str]:  # a card's state changed
+        fields = f"{{'card': cid, 'state': state, 'value': {on}}}"
+        return [*(["g.epoch += 1"] if disabling else []),
+                *(["if not quiet(g, 'state'):", f"    emit(g, 'state', {fields})"] if heard
+                  else ["if log is None:", "    g.version += 1", "else:",  # (vm.quiet, inlined)
+                        f"    emit(g, 'state', {fields})"]),
+                "g.marks[CHANNEL] = g.version", *(["check_end(g)"] if check else [])]
+
+    lines = [
+        "def make(BIT, UNTIL, CHANNEL, check_end):",
+        "  def set_state(g, env, cards, state, value=True):",
+        "    if type(cards) is not tuple:",
+        "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
+        "    flags, log = g.flags, g.log",
+        "    if value:",
+        "        for cid in cards:",
+        "            had = flags[cid]",
+        "            if had & BIT:",
+        "                continue",
+        "            flags[cid] = had | BIT",
+        *(["            g.expiring.setdefault(UNTIL, []).append(cid)"] if ends_with else []),
+        *("            " + line for line in changed(True)),
+        "    else:",
+        "        for cid in cards:",
+        "            had = flags[cid]",
+        "            if not had & BIT:",
+        "                continue",
+        "            flags[cid] = had & ~BIT",
+        *("            " + line for line in changed(False)),
+        "  return set_state"]
+    return _maker(lines)
+
+
+def _maker(lines: list[str]) -> Callable[..., Callable]:
+    """The function `make` the lines define (the code of a mover or a setter)."""
+    namespace = {"as_cards": vm.as_cards, "forget": _forget, "emit": vm.emit, "quiet": vm.quiet,
+                 "label": _zone_label}
+    exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
+    return namespace["make"]
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     up = face == "up"
     quiet = g.log is None and "flipped" not in g.game.triggers_on  # vm.quiet, without the call
-    ends = g.game.end_reads  # check_end(g, "@face"), without the call
-    check = ends is None or "@face" in ends
+    ends = g.game.end_reads  # vm.check_end(g, "@face"), without the call
+    check = (ends is None or "@face" in ends) and g.game.end_check
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
             else vm.as_cards(g, cards):
         g.face[cid] = up
@@ -195,65 +253,84 @@ def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
             vm.emit(g, "flipped", {"card": cid, "face": face})
         g.marks["@face"] = g.version
         if check:
-            vm.check_end(g)
+            check(g)
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, n or 0, True)
+    """A player's resource or cards' counter `name` grows by n: the game's function for the
+    name does it (see numbers)."""
+    changers = g.game.changers
+    fn = changers[name] if name in changers else _number_fn(g.game, name, True)
+    fn(g, env, target, name, n)
 
 
 def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
-    _set_number(g, target, name, n or 0, False)
+    """A player's resource or cards' counter `name` becomes n (see change)."""
+    assigners = g.game.assigners
+    fn = assigners[name] if name in assigners else _number_fn(g.game, name, False)
+    fn(g, env, target, name, n)
 
 
-def _set_number(g: GameState, target: Any, name: str, n: int, add: bool) -> None:
-    """A player's resource or cards' counter `name` becomes n, or grows by n (`add`)."""
-    game = g.game
-    resource, low, channel, check = game.number_plans.get(name) or _number_plan(game, name)
-    heard = g.log is not None or ("resource" if resource else "counter") in game.triggers_on
-    if resource:
-        res = g.res[target]
-        old = res.get(name, 0)
-        value = old + n if add else n
-        if low is not None and value < low:
-            value = low
-        res[name] = value
-        if heard and not vm.quiet(g, "resource", changed=value != old):
-            vm.emit(g, "resource", {"player": target, "name": name, "value": value,
-                                    "delta": value - old}, changed=value != old)
-        if value != old:
-            if not heard:
-                g.version += 1
-            g.marks[channel] = g.version
-    else:
-        counters = g.counters
-        for cid in target if type(target) is tuple else vm.as_cards(g, target):
-            key = (cid, name)
-            old = counters.get(key, 0)
-            value = old + n if add else n
-            if value < 0:
-                value = 0
-            counters[key] = value
-            if heard and not vm.quiet(g, "counter", changed=value != old):
-                vm.emit(g, "counter", {"card": cid, "name": name, "value": value,
-                                       "delta": value - old}, changed=value != old)
-            if value != old:
-                if not heard:
-                    g.version += 1
-                g.marks[channel] = g.version
-    if check:  # (check_end(g, channel), without the call when no win/loss rule reads it)
-        vm.check_end(g)
+def numbers(game: Any, add: bool) -> dict[str, Callable]:
+    """Per resource and counter, a `change` (`add`) or `assign` of it made for this game:
+    whether it is a resource, its floor, whether anything hears it and whether a win/loss
+    rule reads it are folded into its code."""
+    return {name: _number_fn(game, name, add)
+            for name in (*game.ruleset.resources, *game.ruleset.counters)}
 
 
-def _number_plan(game: Any, name: str) -> tuple:
-    """What _set_number reads about a name, once per game: whether it is a resource (else a
-    counter), its floor, its change channel, and whether a win/loss rule may read that."""
+def _number_fn(game: Any, name: str, add: bool) -> Callable:
+    """The function of numbers() for one name (a name no ruleset declares, from a variable,
+    is a counter's)."""
     spec = game.ruleset.resources.get(name)
     channel = ("counter:" if spec is None else "res:") + name
-    ends = game.end_reads
-    plan = game.number_plans[name] = (spec is not None, None if spec is None else spec.get("min"),
-                                      channel, ends is None or channel in ends)
-    return plan
+    low = None if spec is None else spec.get("min")
+    event = "counter" if spec is None else "resource"
+    check = (game.end_reads is None or channel in game.end_reads) and game.end_check
+    plan = (spec is not None, low is not None, event in game.triggers_on, bool(check), add)
+    make = _NUMBER_MAKERS.get(plan)
+    if make is None:
+        make = _NUMBER_MAKERS[plan] = _number_maker(*plan)
+    return make(name, low, channel, check)
+
+
+_NUMBER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _number_maker)
+
+
+def _number_maker(resource: bool, low: bool, heard: bool, check: bool,
+                  add: bool) -> Callable[..., Callable]:
+    """A maker of changes (`add`) or assignments of resources (`resource`, with a floor:
+    `low`) or counters, that a triggered ability hears (`heard`), that a win/loss rule reads
+    (`check`). As _mover_maker: what differs is in the function's closure."""
+    event, who = ("resource", "player") if resource else ("counter", "card")
+    fields = f"{{{who!r}: who, 'name': NAME, 'value': value, 'delta': value - old}}"
+    set_value = [
+        "value = old + n" if add else "value = n",
+        *(["if value < LOW:", "    value = LOW"] if low else [] if resource
+          else ["if value < 0:", "    value = 0"]),
+        f"{'res' if resource else 'counters'}[key] = value",
+        *([f"if not quiet(g, {event!r}, changed=value != old):",
+           f"    emit(g, {event!r}, {fields}, changed=value != old)",
+           "if value != old:", "    g.marks[CHANNEL] = g.version"] if heard else
+          ["if g.log is not None:",  # (vm.quiet, inlined: it hears nothing else)
+           f"    emit(g, {event!r}, {fields}, changed=value != old)",
+           "    if value != old:", "        g.marks[CHANNEL] = g.version",
+           "elif value != old:", "    g.version += 1", "    g.marks[CHANNEL] = g.version"])]
+    if resource:
+        body = ["n = n or 0", "who, res, key = target, g.res[target], NAME",
+                "old = res[key] if key in res else 0", *set_value]
+    else:
+        body = ["n = n or 0", "counters = g.counters",
+                "for who in target if type(target) is tuple else as_cards(g, target):",
+                "    key = (who, NAME)",
+                "    old = counters[key] if key in counters else 0",
+                *("    " + line for line in set_value)]
+    lines = ["def make(NAME, LOW, CHANNEL, check_end):",
+             "  def number(g, env, target, name, n):",
+             *("    " + line for line in body),
+             *(["    check_end(g)"] if check else []),
+             "  return number"]
+    return _maker(lines)
 
 
 def reveal(g: GameState, env: dict, cards: Any) -> None:

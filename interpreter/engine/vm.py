@@ -7,7 +7,7 @@ state checks that end the game at the instant a rule says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
@@ -435,59 +435,83 @@ def permitted(g: GameState, key: str, env: dict) -> bool:
 def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
     """Call a ruleset verb with its parameters (a new dict, made for this call, which becomes
     the verb's env; a `cards` one a tuple: the compiled call makes it one, see
-    _Generator.params). A direct one (game.direct_verbs) runs now as a Python function; True
-    when code was left to run first, on new frames (the verb's body in the VM, a
-    replacement, a choice in a verb the direct one called...)."""
-    body, cards, each, guarded, hearing, direct, shadows = g.game.verb_plans.get(name) \
-        or _verb_plan(g.game, name)
-    if each is not None and len(params[each]) != 1:  # once per card: zero times, or in turn
-        return len(params[each]) > 1 and _call_each(g, name, params, caller)
-    replaced = caller.get("#replaced", ())
+    _Generator.params). The game's caller of the verb does it (see callers): True when code
+    was left to run first, on new frames."""
+    return g.game.callers[name](g, params, caller)
+
+
+def callers(game: Any) -> dict[str, Callable]:
+    """Per verb, a call_verb of it made for this game (and narrowed game: who could look back
+    at its cards depends on them): its body, `cards` parameters and `each`, whether a card
+    could forbid or replace it, the triggered abilities that could look back at its cards,
+    whether it runs directly (game.direct_verbs: a Python function, no frame), and whether a
+    parameter is named you, opponent or self are folded into its code."""
+    out = {}
+    for name, verb in game.ruleset.verbs.items():
+        hearing = game.triggers_on.get(verb.event) if verb.card_params else None
+        plan = (verb.each is not None, name in game.guarded_verbs, hearing is not None,
+                len(verb.card_params) == 1, name in game.direct_verbs,
+                not {"you", "opponent", "self"}.isdisjoint(verb.params))
+        make = _CALLER_MAKERS.get(plan)
+        if make is None:
+            make = _CALLER_MAKERS[plan] = _caller_maker(*plan)
+        out[name] = make(name, verb.body, verb.body[0] if verb.body else None, verb.card_params,
+                         verb.each, hearing)
+    return out
+
+
+_CALLER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _caller_maker)
+
+
+def _caller_maker(each: bool, guarded: bool, heard: bool, one_cards: bool, direct: bool,
+                  shadows: bool) -> Callable[..., Callable]:
+    """A maker of callers of verbs applied card by card (`each`), that a card could forbid or
+    replace (`guarded`), whose cards a triggered ability could look back at (`heard`: at its
+    one `cards` parameter, `one_cards`, or several), run directly (`direct`), with a
+    parameter named you, opponent or self (`shadows`). What differs between such verbs, the
+    maker's arguments, is in the caller's closure (read as fast as a local)."""
+    lines = ["def make(NAME, BODY, STRAIGHT, CARDS, EACH, HEARING):",
+             "  def call(g, params, caller):"]
+    if each:  # once per card: zero times, or in turn
+        lines += ["    if len(params[EACH]) != 1:",
+                  "        return len(params[EACH]) > 1 and call_each(g, NAME, params, caller)"]
+    lines.append("    replaced = caller['#replaced'] if '#replaced' in caller else ()")
     if guarded:  # a card could forbid or replace it
-        if forbidden(g, name, params):
-            if g.log is not None:
-                g.log.append({"e": "prevented", "verb": name})
-            return False
-        if _replace(g, name, params, replaced):
-            return True
+        lines += ["    if forbidden(g, NAME, params):",
+                  "        if g.log is not None:",
+                  "            g.log.append({'e': 'prevented', 'verb': NAME})",
+                  "        return False",
+                  "    if replace(g, NAME, params, replaced):",
+                  "        return True"]
     # (every env that runs code holds you, opponent and self: effect_env, action and turn envs)
-    if shadows:  # a parameter named like one of them wins
-        env = {"you": caller["you"], "opponent": caller["opponent"], "self": caller["self"],
-               **params}
-    else:  # (no new dict: the parameters' own is the env)
-        env = params
-        env["you"], env["opponent"], env["self"] = caller["you"], caller["opponent"], caller["self"]
-    if hearing is not None:  # triggers may need to look back at these cards
-        env["#live"] = lookback(g, hearing, params[cards[0]] if len(cards) == 1
-                                else [c for p in cards for c in params[p]])
-    if replaced:  # (only replacements read it: see _replace)
-        env["#replaced"] = replaced
+    lines += ["    env = {'you': caller['you'], 'opponent': caller['opponent'], "
+              "'self': caller['self'], **params}"] if shadows else [  # a parameter wins
+        "    env = params  # (no new dict: the parameters' own is the env)",
+        "    env['you'], env['opponent'], env['self'] = caller['you'], caller['opponent'], "
+        "caller['self']"]
+    if heard:  # triggers may need to look back at these cards
+        cards = "params[CARDS[0]]" if one_cards else "[c for p in CARDS for c in params[p]]"
+        lines.append(f"    env['#live'] = lookback(g, HEARING, {cards})")
+    lines += ["    if replaced:  # (only replacements read it: see _replace)",
+              "        env['#replaced'] = replaced"]
     if not direct:
-        g.frames.append(Frame(body, env, "verb"))
-        return True
-    below = len(g.frames)
-    fn = body[0].fn  # (see instructions.Straight.run)
-    resume = fn(g, env)
-    if resume is None:
-        return False
-    f = Frame(body, env, "verb")  # it goes on in the VM, after what it left to run
-    f.pc = resume
-    g.frames.insert(below, f)
-    return True
-
-
-def _verb_plan(game: Any, name: str) -> tuple:
-    """What call_verb reads about a verb, once per game: its body, `cards` parameters and
-    `each`, whether a card could forbid or replace it, the triggered abilities that could
-    look back at its cards (None: none, or no cards), whether it runs directly, and whether
-    a parameter is named you, opponent or self."""
-    verb = game.ruleset.verbs[name]
-    hearing = game.triggers_on.get(verb.event) if verb.card_params else None
-    plan = game.verb_plans[name] = (verb.body, verb.card_params, verb.each,
-                                    name in game.guarded_verbs, hearing,
-                                    name in game.direct_verbs,
-                                    not {"you", "opponent", "self"}.isdisjoint(verb.params))
-    return plan
+        lines += ["    g.frames.append(Frame(BODY, env, 'verb'))", "    return True"]
+    else:
+        lines += ["    frames = g.frames",
+                  "    below = len(frames)",
+                  "    fn = STRAIGHT.fn  # (see instructions.Straight.run)",
+                  "    resume = fn(g, env)",
+                  "    if resume is None:",
+                  "        return False",
+                  "    f = Frame(BODY, env, 'verb')  # it goes on in the VM, after what it left to run",
+                  "    f.pc = resume",
+                  "    frames.insert(below, f)",
+                  "    return True"]
+    lines.append("  return call")
+    namespace = {"call_each": _call_each, "forbidden": forbidden, "replace": _replace,
+                 "lookback": lookback, "Frame": Frame}
+    exec(compile("\n".join(lines) + "\n", "<verb caller>", "exec"), namespace)  # noqa: S102
+    return namespace["make"]
 
 
 def _call_each(g: GameState, name: str, params: dict, caller: dict) -> bool:
@@ -533,22 +557,20 @@ def _replace(g: GameState, name: str, params: dict, replaced: tuple) -> bool:
 def check_end(g: GameState, channel: str | None = None) -> None:
     """Apply the ruleset's win/loss rules now; ends the game at this instant if one holds.
     After a change on `channel` (compile/reads.py) that no rule reads, nothing to do."""
-    rules = g.game.ruleset.end_rules
-    if not rules or g.result is not None or g.atomic:
+    game = g.game
+    check = game.end_check  # (all rules for all players: compile/ruleset.py)
+    if check is None:
         return
-    ends = g.game.end_reads
-    if channel is not None and ends is not None and channel not in ends:
-        return
-    for env in g.game.player_envs:
-        for rule in rules:
-            cond = rule.cond  # (see instructions.Straight.run)
-            if cond(g, env):
-                _end(g, rules)
-    g.clean_at = g.version
+    if channel is not None:
+        ends = game.end_reads
+        if ends is not None and channel not in ends:
+            return
+    check(g)
 
 
-def _end(g: GameState, rules: tuple) -> NoReturn:
+def end_game(g: GameState) -> NoReturn:
     """A win/loss rule holds for someone: decide the game, looking at every player."""
+    rules = g.game.ruleset.end_rules
     losers: list[tuple[int, Any]] = []
     winners: list[tuple[int, Any]] = []
     for p, env in enumerate(g.game.player_envs):
