@@ -141,7 +141,7 @@ class PyGen:
         fields = ", ".join(f"{k!r}: {self._variable(k)}" for k in s.fields)
         live, lives = ("None", "()") if self.inline else ("env.get('#live')",
                                                           "env.get('#live', ())")
-        self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
+        self._line(depth, f"if {s.event!r} in g.heard "
                           f"and not _quiet(g, {s.event!r}, {live}, False):")
         self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, {lives}, "
                               f"{s.ref!r}, changed=False)")

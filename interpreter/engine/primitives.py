@@ -241,7 +241,7 @@ def _maker(lines: list[str]) -> Callable[..., Callable]:
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
     up = face == "up"
-    quiet = g.log is None and "flipped" not in g.game.triggers_on  # vm.quiet, without the call
+    quiet = "flipped" not in g.heard  # vm.quiet, without the call
     ends = g.game.end_reads  # vm.check_end(g, "@face"), without the call
     check = (ends is None or "@face" in ends) and g.game.end_check
     for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
