@@ -361,6 +361,26 @@ def test_a_choice_offers_the_first_uncollected_copy_of_each_class_at_every_pick(
     assert sorted(g.zones[g.zone_key("pile", 0)]) == sorted(hand[:3])
 
 
+def test_distinct_cards_keeps_a_copy_with_a_counter_or_an_attachment_of_its_own_apart():
+    """A copy marked by a counter or an attachment of its own is never merged with the others
+    (vm.distinct_cards looks the marked cards up once, when a copy shows up)."""
+    cards = {"ruleset": "bounds", "cards": [{"name": "A"}, {"name": "B"}]}
+    game = build_game(load_text(RULESET, "bounds.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    g = game.new_state([{"main": ["A", "A", "B", "A"]}] * 2, 0, log=False)
+    hand = tuple(g.zones[g.zone_key("hand", 0)])
+    a1, a2, a3 = (c for c in hand if g.defs[c].name == "A")
+    b1 = next(c for c in hand if g.defs[c].name == "B")
+    assert set(vm.distinct_cards(g, hand, 0)) == {a1, b1}
+    g.counters[(a2, "x")] = 1
+    assert set(vm.distinct_cards(g, hand, 0)) == {a1, a2, b1}
+    del g.counters[(a2, "x")]
+    g.counters[(a1, "x")] = 1
+    assert set(vm.distinct_cards(g, hand, 0)) == {a1, a2, b1}  # a2 and a3: one class
+    del g.counters[(a1, "x")]
+    g.host[a3] = b1  # (as if attached)
+    assert set(vm.distinct_cards(g, hand, 0)) == {a1, a3, b1}
+
+
 KINDS = """
 id: kinds
 name: printed kinds

@@ -21,7 +21,7 @@ from typing import Any
 
 from interpreter.compile.names import Names
 from interpreter.engine import actions, repetition, vm
-from interpreter.engine.model import CardDef
+from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
@@ -222,7 +222,7 @@ _HELPERS = {
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
-    "as_cards": vm.as_cards, "_kept": vm.kept_copy,
+    "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_by_rule": actions.by_rule, "_guarded": actions.guarded, "_barred": repetition.barred,
 }
 
@@ -302,10 +302,10 @@ class ExprCompiler:
         fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
         return fn  # (printed_test: see actions._plan)
 
-    def compile_window(self, actions: list[tuple[str, tuple | None, tuple | None]],
+    def compile_window(self, actions: list[tuple[ActionDef, tuple | None]],
                        visibility: dict[str, str]) -> Callable:
-        """The options of a window of actions (name, its selection's (cards, rules) or None,
-        its limit), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
+        """The options of a window of actions (each with its selection's (cards, rules) or
+        None), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
         plan (actions.window_of), per action, None when the game leaves it out, else the
         keys of the abilities that could forbid or permit it (then the rule-by-rule path
         applies, as for an action without a selection). Every selection inline: no call per
@@ -313,11 +313,12 @@ class ExprCompiler:
         gen = _Generator(self, local_names=frozenset({"card"}))
         gen.args = {"player": "_p", "you": "_p"}
         lines = ["env = g.game.player_envs[_p]", "_o = []"]
-        for i, (name, selection, limit) in enumerate(actions):
+        for i, (adef, selection) in enumerate(actions):
+            name, limit = adef.name, adef.limit
             test = f"(_q := _a[{i}]) is not None"
             if limit is not None:  # (actions._count_key)
                 test += f" and g.counts.get(({name!r}, {limit[1]!r}, _p), 0) < {limit[0]}"
-            other = f"_by_rule(g, {name!r}, _p, _o)"
+            other = f"_by_rule(g, {gen.const(adef)}, _p, _o)"
             if selection is None:
                 lines += [f"if {test}:", f"    {other}"]
                 continue
@@ -422,13 +423,14 @@ def _keep(card: str, name: str, visibility: str) -> list[str]:
     interchangeable with it (vm.distinct_cards' test, inlined: `_f`, printed card -> its
     first card here or the classes of its cards here; `_D`, the cards' definitions). The
     cards come from one zone of this `visibility` (else "hidden"): a copy of the first card of
-    its printed card, no card marked, merges here by vm._alike's test (the common case, no
-    call); any other copy is left to vm.kept_copy."""
+    its printed card, neither marked (vm.marked_cards), merges here by vm._alike's test (the
+    common case, no call); any other copy is left to vm.kept_copy."""
     option = f"_o.append(({name}, {card}, None))"
     alike = {"public": f" and (g.face[{card}] or g.owner[{card}] == _p)",
              "owner": f" and g.owner[{card}] == _p"}.get(visibility)
     merged = [] if alike is None else [
-        f"elif type(_j := _f[_i]) is int and not (g.mods or g.counters or g.host) and "
+        f"elif type(_j := _f[_i]) is int and (not (g.mods or g.counters or g.host) or _j not in "
+        f"(_m := _f.get(None) or _marked(g, _f)) and {card} not in _m) and "
         f"g.flags[_j] == g.flags[{card}] and g.face[_j] == g.face[{card}] and "
         f"g.owner[_j] == g.owner[{card}]{alike}:", "    pass"]
     return [f"_i = _D[{card}].id", "if _i not in _f:", f"    _f[_i] = {card}", f"    {option}",

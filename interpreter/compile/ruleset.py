@@ -293,7 +293,7 @@ class RulesetBuilder:
             for names in dict.fromkeys(windows):
                 if names:  # every action of a window in one function (ExprCompiler.compile_window)
                     rs.selections[names] = exprs.compile_window(
-                        [(n, self.selections.get(n), rs.actions[n].limit) for n in names],
+                        [(rs.actions[n], self.selections.get(n)) for n in names],
                         visibility)
         finally:
             exprs.printed = {}

@@ -50,19 +50,15 @@ def options(g: GameState, player: int, plan: tuple) -> list[tuple]:
         if select is not None and (guard is None or not guarded(g, guard)):
             select(g, env, player, out)  # (its options, merged: see compile_selection)
         else:
-            _by_rule(g, adef, player, out)
+            by_rule(g, adef, player, out)
     if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
     return out
 
 
-def by_rule(g: GameState, name: str, player: int, out: list) -> None:
-    """The options of action `name` rule by rule, merged (no compiled selection, or some
-    card could forbid or permit it)."""
-    _by_rule(g, g.game.ruleset.actions[name], player, out)
-
-
-def _by_rule(g: GameState, adef: ActionDef, player: int, out: list) -> None:
+def by_rule(g: GameState, adef: ActionDef, player: int, out: list) -> None:
+    """The options of an action rule by rule, merged (no compiled selection, or some card
+    could forbid or permit it)."""
     group: list[tuple] = []
     _candidates(g, adef, player, group)
     out += _distinct(g, group, player)

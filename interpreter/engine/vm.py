@@ -125,6 +125,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     if len(cards) < 2:
         return cards
     defs = g.defs
+    plain = not (g.mods or g.counters or g.host)  # no card marked (_unmerged)
+    marked = None  # the marked cards, once looked up (marked_cards)
     first: dict = {}  # printed card -> its first card here, or its classes here (kept_copy)
     out = []
     for c in cards:  # a card's class is only looked at once a copy of it shows up
@@ -132,7 +134,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
         if i not in first:
             first[i] = c
             out.append(c)
-        elif type(a := first[i]) is int and not (g.mods or g.counters or g.host) \
+        elif type(a := first[i]) is int and (plain or a not in (
+                marked := marked or marked_cards(g, first)) and c not in marked) \
                 and (ref := g.zone_of[c]) is g.zone_of[a] and g.flags[a] == g.flags[c] \
                 and (face := g.face[c]) == g.face[a] and (owner := g.owner[c]) == g.owner[a] \
                 and ((vis := g.game.visibility[ref.name]) == "public" and face
@@ -165,6 +168,13 @@ def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
         return False
     classes[key] = None  # (a dict: set() is a call)
     return True
+
+
+def marked_cards(g: GameState, first: dict) -> set | frozenset:
+    """The marked cards (_unmerged), kept where kept_copy looks for them (`first`: see
+    distinct_cards)."""
+    marked = first[None] = _unmerged(g)
+    return marked
 
 
 def _alike(g: GameState, a: int, b: int, player: int) -> bool:
