@@ -529,18 +529,22 @@ class _Generator:
         """A filter, or the count or existence of one, as a whole function: a loop over the
         candidates (in CPython 3.11 a comprehension is a call of its own). None for any other
         expression, and for one drawing from the RNG (left as written)."""
+        lines = self.loop_lines(n, in_filter, "_c")
+        return None if lines is None else self.function("_c", lines)
+
+    def loop_lines(self, n: A.Expr, in_filter: bool, var: str) -> list[str] | None:
+        """loop()'s lines, the value left in `var`."""
         kind = "filter"
         if isinstance(n, A.Call) and n.name in ("count", "exists") and len(n.args) == 1:
             kind, n = n.name, n.args[0].value
         if not isinstance(n, A.Filter) or n.name is not None or _impure(n):
             return None
-        head, on_pass, result = {"filter": ("_c = []", "_c.append(it)", "tuple(_c)"),
-                                 "count": ("_c = 0", "_c += 1", "_c"),
-                                 "exists": ("pass", "return True", "False")}[kind]
+        head, on_pass = {"filter": ("[]", f"{var}.append(it)"), "count": ("0", f"{var} += 1"),
+                         "exists": ("False", f"{var} = True; break")}[kind]
         source = self.cards(n.source, in_filter, False)
-        return self.function(result, [head, f"for it in {source}:",
-                                      f"    if {self.test(n.cond, True, True)}:",
-                                      f"        {on_pass}"])
+        lines = [f"{var} = {head}", f"for it in {source}:",
+                 f"    if {self.test(n.cond, True, True)}:", f"        {on_pass}"]
+        return [*lines, f"{var} = tuple({var})"] if kind == "filter" else lines
 
     def function(self, body: str, head: list[str] | None = None, args: str = "g, env") -> Fn:
         """The function of `args` returning `body`; before it, `head` (by default the
@@ -562,9 +566,11 @@ class _Generator:
         if not (isinstance(n, (A.Filter, A.Call)) and self.prelude is not None and self.per_item
                 and not self.owner.reads(n, in_filter) & {*self.locals, "it"}):
             return self.expr(n, in_filter, local_it)
-        value = self.expr(n, in_filter, local_it)
-        name = f"_h{len(self.prelude)}"
-        self.prelude.append(f"{name} = {value}")
+        self.count += 1
+        name = f"_x{self.count}"  # (named first: what the loop's test hoists goes before it)
+        lines = self.loop_lines(n, in_filter, name)  # (a loop: no comprehension's call)
+        self.prelude += [f"{name} = {self.expr(n, in_filter, local_it)}"] if lines is None \
+            else lines
         return name
 
     def per_candidate(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
