@@ -23,6 +23,12 @@ def test_a_players_zone_whatever_the_player_is_given_as(ucb, ucb_decks):
         env = {**vm.effect_env(g, None, 0), "p": p}
         assert hand(g, env) == ref
         assert count(g, env) == (len(g.zones[ref]) if ref else 0)
+    # the players every env surely holds: their zones are read without a fallback
+    env = vm.effect_env(g, None, 1)
+    g.zones[ZoneRef("hand", 0)].append(g.zones[ZoneRef("deck", 0)].pop())  # (unequal hands)
+    for text, ref in [("you", ZoneRef("hand", 1)), ("opponent", ZoneRef("hand", 0)),
+                      ("turn_player", ZoneRef("hand", g.turn_player))]:
+        assert _compile(ucb, f"count(hand({text}))")(g, env) == len(g.zones[ref]), text
 
 
 def test_a_card_against_a_one_card_selection(ucb, ucb_decks):

@@ -249,6 +249,70 @@ def test_a_selection_merges_copies_only_where_its_player_sees_them_alike():
     assert sorted(offered("any")) == sorted([a1, b1])
 
 
+PILES = SIGHT.replace("  any:\n", '  dig:\n    card: "pile(player)"\n    do: "dump(card)"\n'
+                      '  rob:\n    card: "pile(other(player))"\n    do: "dump(card)"\n  any:\n',
+                      1).replace("count(pile(player)) == 4", "count(pile(player)) == 9")
+
+
+def test_copies_in_a_public_zone_merge_face_up_and_for_their_owner_face_down():
+    """A public zone (compile_selection merges its copies inline, _keep): face-up copies are
+    one option for either player; face-down ones one for their owner, who sees them, and
+    one each for the opponent; copies of different faces or states are never one."""
+    cards = {"ruleset": "bounds", "cards": [{"name": "A"}, {"name": "B"}]}
+    game = build_game(load_text(PILES, "piles.yaml"), [load_text(yaml.safe_dump(cards), "c.yaml")])
+    g = game.new_state([{"main": ["A", "A", "A", "B"]}] * 2, 0, log=False)
+    pile = g.zone_key("pile", 0)
+    for c in list(g.zones[g.zone_key("hand", 0)]):
+        primitives.move(g, {}, c, pile)
+    a1, a2, a3 = (c for c in g.zones[pile] if g.defs[c].name == "A")
+    b1 = next(c for c in g.zones[pile] if g.defs[c].name == "B")
+
+    def offered(name: str, player: int) -> list[int]:
+        return sorted(o[1] for o in actions.legal_actions(g, (name,), player))
+
+    assert offered("dig", 0) == offered("rob", 1) == sorted([a1, b1])
+    for c in (a1, a2, a3):
+        g.face[c] = False
+    assert offered("dig", 0) == sorted([a1, b1])  # their owner sees them
+    assert offered("rob", 1) == sorted([a1, a2, a3, b1])  # the opponent does not
+    g.face[a2] = True
+    assert offered("dig", 0) == sorted([a1, a2, b1])  # a face apart
+    g.face[a1] = g.face[a3] = True
+    g.flags[a3] |= 1 << game.ruleset.states["tapped"].index
+    assert offered("dig", 0) == offered("rob", 1) == sorted([a1, a3, b1])  # a state apart
+
+
+GUARDED = RULESET.replace("players: 2\n", "players: 2\nability_zones: [pile]\n").replace(
+    "actions: [free, dear, any]", "actions: [free, dear, twice]").replace(
+    "  any:\n", '  twice:\n    card: "hand(player)"\n    limit: {count: 1, per: turn}\n'
+    '    do: "dump(card)"\n  any:\n', 1).replace("count(pile(player)) == 4",
+                                              "count(pile(player)) == 9")
+
+
+def test_a_window_offers_an_action_up_to_its_limit_and_as_abilities_forbid_or_permit():
+    """A phase's window (its actions' selections in one function: compile_window): an action
+    with a limit is offered until taken that many times; a card in play that permits an
+    action lifts its requirement, one that forbids it removes it (rule by rule then)."""
+    cards = {"ruleset": "bounds", "cards": [
+        {"name": "Zero", "cost": 0}, {"name": "Five", "cost": 5},
+        {"name": "Key", "cost": 3, "abilities": ["can free where card.owner == you"]},
+        {"name": "Lock", "cost": 3, "abilities": ["cannot free"]}]}
+    game = build_game(load_text(GUARDED, "guarded.yaml"),
+                      [load_text(yaml.safe_dump(cards), "c.yaml")])
+    assert ("free", "dear", "twice") in game.ruleset.selections
+    g = game.new_state([{"main": ["Zero", "Five", "Key", "Lock", "Zero"]}] * 2, 0, log=False)
+    everyone = ["Five", "Key", "Lock", "Zero"]
+    assert sorted(_offered(g)) == [("dear", "Five"), ("free", "Zero"),
+                                   *(("twice", n) for n in everyone)]
+    g.apply(_offered(g).index(("twice", "Key")))  # Key to the pile: it permits `free`
+    assert sorted(_offered(g)) == [("dear", "Five"), ("free", "Five"), ("free", "Lock"),
+                                   ("free", "Zero")]  # `twice` taken once: no more
+    primitives.move(g, {}, next(c for c in g.zones[g.zone_key("hand", 0)]
+                                if g.defs[c].name == "Lock"), g.zone_key("pile", 0))
+    options = actions.legal_actions(g, ("free", "dear", "twice"), 0)
+    assert [(o[0], g.defs[o[1]].name) for o in options] == [("dear", "Five")]  # Lock forbids
+
+
 def test_a_window_shared_by_games_narrowed_to_other_decks_plans_for_each():
     """A phase's window keeps its plan (which actions its game's cards may take) for one
     game at a time: games narrowed to other decks share the window's code, and each gets

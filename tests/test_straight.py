@@ -225,3 +225,95 @@ def test_a_verb_parameter_named_you_is_the_verbs_you(tmp_path):
                            "zones": {"deck@P1": ["c"], "deck@P2": ["c"]}}, 0)
     _choose(g, "gift")
     assert [len(g.zones[ZoneRef("hand", p)]) for p in (0, 1)] == [0, 1]
+
+
+INLINE = """
+id: inline
+name: leaf verbs, which their callers' generated code runs inline
+players: 2
+resources:
+  got: {initial: 0}
+  seen: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  score:
+    params: {player: player, target: cards, n: {type: number, default: 1}}
+    do: |
+      let k = n * 10;
+      for each x in target { change(player, got, k) };
+      if not exists(x) { change(player, seen, 1) }
+  mark:
+    params: {player: player, target: cards}
+    each: target
+    do: "change(player, got, 1000)"
+  twice:
+    params: {player: player, target: cards}
+    do: "let k = 1; score(player, target, 3); mark(player, target); change(player, got, k)"
+  bump:
+    params: {player: player, c: cards}
+    do: "for each x in c { change(player, got, 100) }"
+  outer:
+    params: {player: player, target: cards}
+    do: "for each c in target { bump(player, target) }"
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  let k = 7;
+  let x = 5;
+  score(turn_player, hand(turn_player), 2);
+  score(turn_player, deck(turn_player));
+  mark(turn_player, hand(turn_player));
+  mark(turn_player, deck(turn_player));
+  twice(turn_player, top(hand(turn_player)));
+  outer(turn_player, hand(turn_player));
+  change(turn_player, got, k * 100000);
+  change(turn_player, seen, x * 10)
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_leaf_verb_run_inline_keeps_its_variables_to_itself():
+    """A verb's `let` and loop variables are its own: unset until bound (a loop over nothing
+    leaves `x` unset), never the caller's `k` and `x`, which stay as they were, nor those of
+    a verb it calls (twice's `k`; bump's `c` is its parameter, not outer's loop variable); its
+    default applies; `each` runs it once per card, and not at all for no card."""
+    g = _three_copies(INLINE, "inline")
+    assert g.res[0]["got"] == 3 * 20 + 0 + 3 * 1000 + 0 + (30 + 1000 + 1) + 3 * 3 * 100 \
+        + 7 * 100000
+    assert g.res[0]["seen"] == 1 + 5 * 10
+
+
+def test_a_plain_verb_run_inline_logs_as_one_called(monkeypatch):
+    """The oracle: every bundled game's matches log byte for byte the same when no verb call
+    runs inline (every one through vm.call_verb, as before leaves existed)."""
+    import copy
+    import io
+
+    from interpreter.engine.game import Game
+    from interpreter.load import files
+    from interpreter.run.match import MatchSetup, play
+
+    def logs() -> list[str]:
+        out = []
+        for ruleset in files.bundled_ids():
+            for seed in (0, 1):
+                buf = io.StringIO()
+                play(MatchSetup(ruleset, [], seed, ["random", "random"]), buf)
+                out.append(buf.getvalue())
+        return out
+
+    inline = logs()
+    narrow = Game.for_cards
+
+    def none_plain(self, names):
+        game = copy.copy(narrow(self, names))
+        game.plain_verbs = frozenset()
+        return game
+
+    monkeypatch.setattr(Game, "for_cards", none_plain)
+    assert logs() == inline

@@ -13,14 +13,14 @@ the candidate, and the innermost filter wins.
 from __future__ import annotations
 
 import ast as pyast
+import contextlib
 import dataclasses
-import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from interpreter.compile.names import Names
-from interpreter.engine import vm
+from interpreter.engine import actions, repetition, vm
 from interpreter.engine.model import CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -28,9 +28,6 @@ from interpreter.lang import ast as A
 
 Fn = Callable[[GameState, dict], Any]
 
-_STATE_ONLY = frozenset({"you", "opponent"})
-_MISSING = object()
-_memo_keys = itertools.count()
 MAX_PLAYERS = 16
 
 
@@ -213,31 +210,6 @@ def _remember(g: GameState, key: tuple, value: Any) -> Any:
     return value
 
 
-def _memoized(fn: Fn, key: int) -> Fn:
-    """Cache a value that depends only on the state (and who `you` is) until the state changes.
-    Expressions of the same shape share `key`, so a count several rules ask for (the mana
-    every action checks) is computed once per state version."""
-
-    def cached(g: GameState, env: dict) -> Any:
-        k = (key, env.get("you"))
-        version = g.version
-        if g.memo_version == version:
-            value = g.memo.get(k, _MISSING)
-            if value is not _MISSING:
-                return value
-        value = fn(g, env)
-        # (_remember, inlined: most calls compute, once per state version)
-        statics = g._statics
-        if statics is None or statics[1] is not STATICS_PENDING or statics[0] != version:
-            if g.memo_version != version:
-                g.memo.clear()
-                g.memo_version = version
-            g.memo[k] = value
-        return value
-
-    return cached
-
-
 _BINARY = {
     "<": _ordered(operator.lt), "<=": _ordered(operator.le),
     ">": _ordered(operator.gt), ">=": _ordered(operator.ge),
@@ -251,6 +223,7 @@ _HELPERS = {
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy,
+    "_by_rule": actions.by_rule, "_guarded": actions.guarded, "_barred": repetition.barred,
 }
 
 
@@ -269,7 +242,6 @@ _ENGINE_VARS = frozenset({"you", "opponent", "self"})
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
-        self.memo_keys: dict[tuple, int] = {}  # (expression shape, in_filter) -> memo key
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them): set while compiling action selections
         self.printed: dict[str, str] = {}
@@ -285,15 +257,20 @@ class ExprCompiler:
         finally:
             self.bound = _ENGINE_VARS
 
+    @contextlib.contextmanager
+    def binding(self, names: Iterable[str]) -> Iterator[None]:
+        """While compiling code whose env surely holds `names` too (a verb's parameters, an
+        action's player and card): they are read by subscript."""
+        self.bound = _ENGINE_VARS | frozenset(names)
+        try:
+            yield
+        finally:
+            self.bound = _ENGINE_VARS
+
     def compile(self, node: A.Expr, in_filter: bool = False) -> Fn:
         """A function of (g, env); with in_filter, env['it'] is the candidate card."""
         gen = _Generator(self)
-        fn = gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
-        if self._memoizable(node, in_filter):
-            key = next(_memo_keys) if _impure(node) \
-                else self.memo_keys.setdefault((_shape(node), in_filter), next(_memo_keys))
-            return _memoized(fn, key)
-        return fn
+        return gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
 
     def compile_call(self, fn: Callable[..., Any], values: list[A.Expr | Const]) -> Fn:
         """A function calling fn(g, env, *values): a primitive call with its arguments in
@@ -307,11 +284,49 @@ class ExprCompiler:
         gen = _Generator(self)
         return gen.function(gen.params(params, values))
 
-    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr]) -> Callable:
+    def compile_selection(self, name: str, cards: A.Expr, rules: list[A.Expr],
+                          visibility: dict[str, str] | None = None) -> Callable:
         """The options of action `name`: `fn(g, env, player, out)` appends (name, card, None)
         to `out` for the cards of `cards` for which every rule holds, `card` bound to each,
         one card per class of interchangeable cards (as vm.distinct_cards: the first of each,
         in order). One generated function instead of an interpreted loop over candidates.
+        (`visibility`, zone -> its visibility: see _keep.)"""
+        gen = _Generator(self, local_names=frozenset({"card"}))
+        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
+        fn = gen.function("None", self._selection(gen, name, cards, rules, visibility or {}),
+                          "g, env, _p, _o")
+        filtered = isinstance(cards, A.Filter) and cards.name is None
+        fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
+        return fn  # (printed_test: see actions._plan)
+
+    def compile_window(self, actions: list[tuple[str, tuple | None, tuple | None]],
+                       visibility: dict[str, str]) -> Callable:
+        """The options of a window of actions (name, its selection's (cards, rules) or None,
+        its limit), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
+        plan (actions.window_of), per action, None when the game leaves it out, else the
+        keys of the abilities that could forbid or permit it (then the rule-by-rule path
+        applies, as for an action without a selection). Every selection inline: no call per
+        action at every decision."""
+        gen = _Generator(self, local_names=frozenset({"card"}))
+        gen.args = {"player": "_p", "you": "_p"}
+        lines = ["env = g.game.player_envs[_p]", "_o = []"]
+        for i, (name, selection, limit) in enumerate(actions):
+            test = f"(_q := _a[{i}]) is not None"
+            if limit is not None:  # (actions._count_key)
+                test += f" and g.counts.get(({name!r}, {limit[1]!r}, _p), 0) < {limit[0]}"
+            other = f"_by_rule(g, {name!r}, _p, _o)"
+            if selection is None:
+                lines += [f"if {test}:", f"    {other}"]
+                continue
+            block = self._selection(gen, name, *selection, visibility)
+            lines += [f"if {test}:", "    if _q and _guarded(g, _q):", f"        {other}",
+                      "    else:", *_indent(block, 8)]
+        lines += ["if g.board is not None:", "    _o = _barred(g, _p, _o)"]
+        return gen.function("_o", lines, "g, _p, _a")
+
+    def _selection(self, gen: _Generator, name: str, cards: A.Expr, rules: list[A.Expr],
+                   visibility: dict[str, str]) -> list[str]:
+        """compile_selection's lines, to run as a block (no `return`), appending to `_o`.
 
         For speed (this runs for every action at every decision): the candidates come
         first, and with none the rules are not looked at; then rules that do not read
@@ -319,48 +334,47 @@ class ExprCompiler:
         and the rules about the card are one pass over the zone: the rules that do not read
         `card` are tested at the first card passing the filter. Cards are merged as they
         pass (no tuple of them, no call): only a copy of a card seen before is looked at
-        more closely (vm.kept_copy)."""
+        more closely (vm.kept_copy), and with the `visibility` of its zone the copies of one
+        zone merge without a call in the common case (see _keep)."""
         pure = not _impure((cards, *rules))
-        gen = _Generator(self, local_names=frozenset({"card"}), hoist=pure)
+        gen.prelude = [] if pure else None  # (hoisting: see _Generator)
         card = gen.locals["card"]
-        gen.args = {"player": "_p", "you": "_p"}  # (legal_actions: both are the player's)
-        keep = _keep(card, gen.const(name))
-        args = "g, env, _p, _o"
+        source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
+        zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
+            else None  # (its cards: one zone's list)
+        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden"))
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
-            return gen.function("None", ["_D, _f = g.defs, {}",
-                                         f"for {card} in {gen.cards(cards, False, False)}:",
-                                         f"    if {conds}:", *_indent(keep, 8)], args)
+            return ["_D, _f = g.defs, {}", f"for {card} in {gen.cards(cards, False, False)}:",
+                    f"    if {conds}:", *_indent(keep, 8)]
         prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
-        filtered = isinstance(cards, A.Filter) and cards.name is None \
-            and not self._memoizable(cards, False)
-        printed = self.printed_test(cards.cond) if filtered else None
+        filtered = isinstance(cards, A.Filter) and cards.name is None
         if filtered:
-            lines = [f"_s = {gen.cards(cards.source, False, False)}", "if not _s:", "    return"]
+            head = [f"_s = {gen.cards(cards.source, False, False)}", "if _s:"]
             test = gen.per_candidate(cards.cond, True, True)
         else:
-            lines = [f"_c = {gen.cards(cards, False, False)}", "if not _c:", "    return"]
-        lines = [*prelude, *lines]
+            head = [f"_c = {gen.cards(cards, False, False)}", "if _c:"]
+        head = [*prelude, *head]
         start = len(prelude)
-        first = []  # what is computed once, before the rules about a candidate
-        if once:
-            guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
-            first += [*prelude[start:], f"if not ({guard}):", "    return"]
-            start = len(prelude)
+        guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
+        before_guard = prelude[start:]
+        start = len(prelude)
         conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
-        first += [*prelude[start:], "_D, _f = g.defs, {}"]
+        first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
-        if filtered:  # one pass: the filter's test, then the rules'
-            lines += ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
-                      "        if _f is None:",  # (its loops may bind `it`: the card is kept)
-                      *_indent(first, 12), *_indent(on_pass, 8)]
+        if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
+            first = [*before_guard, *([f"if not ({guard}):", "    break"] if guard else []),
+                     *first]
+            body = ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
+                    "        if _f is None:",  # (its loops may bind `it`: the card is kept)
+                    *_indent(first, 12), *_indent(on_pass, 8)]
         else:
-            lines += [*first, f"for {card} in _c:", *_indent(on_pass, 4)]
-        fn = gen.function("None", lines, args)
-        fn.printed_test = printed  # type: ignore[attr-defined]  (see actions._plan)
-        return fn
+            body = [*first, f"for {card} in _c:", *_indent(on_pass, 4)]
+            if guard:
+                body = [*before_guard, f"if {guard}:", *_indent(body, 4)]
+        return [*head, *_indent(body, 4)]
 
     def printed_test(self, cond: A.Expr) -> Callable[[CardDef], bool] | None:
         """A test of a card definition that every card passing a filter's `cond` passes: the
@@ -374,11 +388,6 @@ class ExprCompiler:
             return None
         source = f"lambda _d: bool({' and '.join(f'({t})' for t in tests)})"
         return eval(compile(source, "<printed test>", "eval"), gen.namespace)  # noqa: S307
-
-    def _memoizable(self, node: A.Expr, in_filter: bool) -> bool:
-        """Worth caching: it filters cards (the costly part) and reads only the state and `you`."""
-        return isinstance(node, (A.Filter, A.Call)) and _has_filter(node) \
-            and self.reads(node, in_filter) <= _STATE_ONLY
 
     def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
         """The variables an expression reads ('it' for the candidate of a filter)."""
@@ -405,27 +414,26 @@ class ExprCompiler:
         return set()
 
 
-def _keep(card: str, name: str) -> list[str]:
+def _keep(card: str, name: str, visibility: str) -> list[str]:
     """Lines adding the option of `card` (action `name`) to `_o` unless an earlier card is
     interchangeable with it (vm.distinct_cards' test, inlined: `_f`, printed card -> its
-    first card here or the classes of its cards here; `_D`, the cards' definitions)."""
+    first card here or the classes of its cards here; `_D`, the cards' definitions). The
+    cards come from one zone of this `visibility` (else "hidden"): a copy of the first card of
+    its printed card, no card marked, merges here by vm._alike's test (the common case, no
+    call); any other copy is left to vm.kept_copy."""
     option = f"_o.append(({name}, {card}, None))"
+    alike = {"public": f" and (g.face[{card}] or g.owner[{card}] == _p)",
+             "owner": f" and g.owner[{card}] == _p"}.get(visibility)
+    merged = [] if alike is None else [
+        f"elif type(_j := _f[_i]) is int and not (g.mods or g.counters or g.host) and "
+        f"g.flags[_j] == g.flags[{card}] and g.face[_j] == g.face[{card}] and "
+        f"g.owner[_j] == g.owner[{card}]{alike}:", "    pass"]
     return [f"_i = _D[{card}].id", "if _i not in _f:", f"    _f[_i] = {card}", f"    {option}",
-            f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
+            *merged, f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
 
 
 def _indent(lines: list[str], spaces: int) -> list[str]:
     return [" " * spaces + line for line in lines]
-
-
-def _shape(node: Any) -> Any:
-    """A node without its source positions: expressions of equal shape have equal values."""
-    if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
-    if dataclasses.is_dataclass(node):
-        return (type(node).__name__, *(_shape(getattr(node, f.name))
-                                       for f in dataclasses.fields(node) if f.name != "span"))
-    return node
 
 
 def _impure(node: Any) -> bool:
@@ -467,15 +475,6 @@ def _whole_number(node: A.Expr) -> bool:
         and _whole_number(node.left) and _whole_number(node.right)
 
 
-def _has_filter(node: A.Expr) -> bool:
-    if isinstance(node, A.Filter):
-        return True
-    if isinstance(node, A.Call):
-        return any(_has_filter(a.value) for a in node.args)
-    if isinstance(node, A.Member):
-        return _has_filter(node.obj)
-    return False
-
 
 class _Generator:
     """Builds the Python source of one expression; constants go into its namespace."""
@@ -487,6 +486,7 @@ class _Generator:
         self.locals: dict[str, str] = {n: f"_v{i}" for i, n in enumerate(sorted(local_names))}
         # variables the generated function takes as arguments (the same for all its candidates)
         self.args: dict[str, str] = {}
+        self.tuples: set[str] = set()  # locals surely holding a tuple of cards
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
@@ -551,21 +551,13 @@ class _Generator:
         return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
 
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        """A subexpression; state-only ones become their own memoised function. With hoisting
-        on, a call or filter computed for each candidate without reading it (nor any variable
-        bound per candidate) is computed once, before the loop: `hand where cost <= count(mana)`
-        counts the mana once, not once per card in hand."""
-        if not isinstance(n, (A.Filter, A.Call)):
+        """A subexpression. With hoisting on, a call or filter computed for each candidate
+        without reading it (nor any variable bound per candidate) is computed once, before the
+        loop: `hand where cost <= count(mana)` counts the mana once, not once per card in hand."""
+        if not (isinstance(n, (A.Filter, A.Call)) and self.prelude is not None and self.per_item
+                and not self.owner.reads(n, in_filter) & {*self.locals, "it"}):
             return self.expr(n, in_filter, local_it)
-        if self.owner._memoizable(n, in_filter):
-            value = f"{self.const(self.owner.compile(n, in_filter))}(g, env)"
-        elif self.prelude is not None and self.per_item and not self.owner.reads(
-                n, in_filter) & {*self.locals, "it"}:
-            value = self.expr(n, in_filter, local_it)
-        else:
-            return self.expr(n, in_filter, local_it)
-        if self.prelude is None:
-            return value
+        value = self.expr(n, in_filter, local_it)
         name = f"_h{len(self.prelude)}"
         self.prelude.append(f"{name} = {value}")
         return name
@@ -682,6 +674,8 @@ class _Generator:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
         if not card:
+            if obj in self.tuples and self._declared(n.name):  # (_field, inlined)
+                return f"({self._read(n.name, f'{obj}[0]', True)} if len({obj}) == 1 else None)"
             return f"_field(g, {obj}, {n.name!r})" if self._declared(n.name) \
                 else f"{self.const(_read_none)}(g, single({obj}))"
         return self._read(n.name, obj, True)
@@ -765,9 +759,12 @@ class _Generator:
             self.iterable -= 1
 
     def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        if isinstance(n, A.Call) and n.name in self.names.zones and not self.owner._memoizable(
-                n, in_filter):
-            return f"g.zones.get({self.expr(n, in_filter, local_it)}, ())"
+        if isinstance(n, A.Call) and n.name in self.names.zones:
+            ref = self.expr(n, in_filter, local_it)
+            if self.names.zones[n.name] if not n.args \
+                    else self.expr(n.args[0].value, in_filter, local_it) in _PLAYERS:
+                return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
+            return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
@@ -848,6 +845,10 @@ class _Generator:
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
 
+
+# generated sources that are surely a player (a zone of theirs is in g.zones): the engine
+# variables every env holds, the turn player, a compiled selection's player argument
+_PLAYERS = frozenset({"env['you']", "env['opponent']", "g.turn_player", "_p"})
 
 _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "count": lambda a: f"len(as_cards(g, {a[0]}))",

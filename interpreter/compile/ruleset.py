@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 from interpreter.compile.exprs import _Generator
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
+from interpreter.compile.straight import Leaf, leaf
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -159,13 +160,19 @@ class RulesetBuilder:
             self.diags.append(self.doc.diag(at, "UNKNOWN-ZONE", f"unknown zone {zone!r}",
                                             did_you_mean(str(zone), self.names.zones)))
 
-    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (), tail: tuple = ()) -> tuple:
+    def _body(self, at: tuple, scope: dict[str, str] | set[str], head: tuple = (),
+              tail: tuple = (), bound: Iterable[str] = ()) -> tuple:
+        """`bound`: the scope's names that the env running the body surely holds."""
+        return self._compile_body(at, self.texts.read(at, "body", scope), head, tail, bound)
+
+    def _compile_body(self, at: tuple, tree: A.Body | None, head: tuple, tail: tuple,
+                      bound: Iterable[str]) -> tuple:
         self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
             else str(at[0])
-        tree = self.texts.read(at, "body", scope)
         if tree is None:
             return (*head, *tail)
-        return self.compiler.body(tree, head, tail)
+        with self.compiler.exprs.binding(bound):
+            return self.compiler.body(tree, head, tail)
 
     def body_in(self, reader: TextReader, at: tuple) -> tuple:
         """Compile a body from another file (a card set) with this ruleset's names."""
@@ -187,17 +194,23 @@ class RulesetBuilder:
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
+        trees = {}  # every verb's body is read before any is compiled: see _leaves
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
             self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
                                         for p in params if p.default is not ...}
+            trees[name] = (self.texts.read(("verbs", name, "do"), "body",
+                                           {p.name: p.type for p in params}),
+                           self.compiler.words)
+        self._leaves(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
             fields = tuple(p.name for p in params)
             ref = (d or {}).get("ref", "")
-            body = self._body(("verbs", name, "do"), {p.name: p.type for p in params},
-                              tail=(I.Emit(event, fields, ref),))
+            tree, self.compiler.words = trees[name]
+            body = self._compile_body(("verbs", name, "do"), tree,
+                                      (), (I.Emit(event, fields, ref),), fields)
             self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
@@ -211,6 +224,26 @@ class RulesetBuilder:
                                 defaults, body, event, ref, each)
         return out
 
+    def _leaves(self, trees: dict[str, tuple]) -> None:
+        """The verbs whose calls run inline in their callers' generated code (straight.Leaf):
+        found in rounds, each admitting the verbs that call only verbs admitted before (so
+        none that calls itself, even through others)."""
+        leaves = self.compiler.leaves
+        while True:
+            found = {name: f for name in trees.keys() - leaves
+                     if (f := self._leaf(name, *trees[name])) is not None}
+            if not found:
+                return
+            leaves.update(found)
+
+    def _leaf(self, name: str, tree: A.Body | None, words: set) -> Leaf | None:
+        d = self.raw["verbs"][name] or {}
+        each, params = d.get("each"), self.names.verbs[name]
+        if tree is None or each not in (None, *(p.name for p in params)):
+            return None
+        return leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
+                    self.compiler.leaves)
+
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
         for name, d in (self.raw.get("actions") or {}).items():
@@ -221,18 +254,17 @@ class RulesetBuilder:
             cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
                 else None
             requires, trees = self._requires(at, d.get("requires"), scope)
-            select = None
             if cards_tree is not None and not d.get("abilities") and None not in trees:
-                select = self.compiler.exprs.compile_selection(name, cards_tree, trees)
-                self.selections[name] = (cards_tree, trees)
+                self.selections[name] = (cards_tree, trees)  # compiled once the cards are
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
                 abilities=bool(d.get("abilities")),
                 requires=requires,
-                select=select,
+                select=None,  # (see compile_selections)
                 body=self._body((*at, "do"), scope,
-                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),)),
+                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
+                                bound=("card", "player")),  # (see actions.start_action)
                 limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
                 if limit else None,
                 ref=d.get("ref", ""),
@@ -249,10 +281,17 @@ class RulesetBuilder:
                          for i, (name, p) in enumerate(rs.properties.items())
                          if name not in self.compiler.modified and p.in_bounds(pool)
                          and type(p.default) in (type(None), int, str, bool)}
+        visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():
-                rs.actions[name] = replace(rs.actions[name],
-                                           select=exprs.compile_selection(name, cards, rules))
+                rs.actions[name] = replace(rs.actions[name], select=exprs.compile_selection(
+                    name, cards, rules, visibility))
+            windows = [*(p.actions for p in rs.phases), *(w.actions for w in rs.windows.values())]
+            for names in dict.fromkeys(windows):
+                if names:  # every action of a window in one function (ExprCompiler.compile_window)
+                    rs.selections[names] = exprs.compile_window(
+                        [(n, self.selections.get(n), rs.actions[n].limit) for n in names],
+                        visibility)
         finally:
             exprs.printed = {}
 
@@ -334,7 +373,8 @@ class RulesetBuilder:
         for i, d in enumerate(self.raw.get("rules") or ()):
             at = ("rules", i)
             each = self._expr((*at, "each"), {"player"}, "expr", self.rule_trees)
-            body = self._body((*at, "do"), {"player": "player", "card": "cards"})
+            body = self._body((*at, "do"), {"player": "player", "card": "cards"},
+                              bound=("player", "card"))  # (see vm._fire_state_rules)
             if each is not None:
                 out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))
         return tuple(out)

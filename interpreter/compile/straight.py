@@ -3,26 +3,30 @@
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
 exprs.py), primitives are direct calls (a move, a set or a change: of the game's function
-for its zone, state or name), and a ruleset verb is called through the game's caller of it
-(vm.callers, as vm.call_verb), which runs a verb whose body is itself such a function
-without a frame.
+for its zone, state or name), and a ruleset verb is called through the game's caller of it (vm.callers,
+as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
 stores each enclosing loop's position in the env as the loop instructions keep it and
 returns the index of the instruction after that call, where the VM goes on once that code
 has run, exactly as if the whole run had been VM instructions.
+
+A call of a leaf verb (one calling primitives only: see Leaf) also runs inline when the game
+finds it plain (Game.plain_verbs: nothing to look at first), with no call_verb, no env and no
+call of the verb's own function; otherwise it goes through call_verb as any other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.exprs import Const, Fn, _Generator
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
-from interpreter.engine.primitives import PRIMITIVES
+from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
 from interpreter.lang import ast as A
 
 if TYPE_CHECKING:
@@ -33,6 +37,49 @@ _RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
 # primitives whose work the game's function for a state or a name (a bare word) does
 # (primitives.setters, numbers): the game's table of them
 _MADE_PER_GAME = {"set": "setters", "change": "changers", "assign": "assigners"}
+_ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A verb whose calls the generated code of its callers runs inline, when the game finds
+    the call plain (Game.plain_verbs): its body calls primitives and leaf verbs only (run
+    inline in turn: a plain verb calls plain verbs only). Its parameters, loop variables and
+    `let`s are Python locals there."""
+
+    params: tuple[Param, ...]
+    each: str | None
+    event: str
+    ref: str
+    body: A.Body
+    words: set  # the bare names the checker read as words in its text
+    names: tuple[str, ...]  # the variables the body binds (for each, let)
+
+
+def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
+         words: set, leaves: Collection[str]) -> Leaf | None:
+    """The verb as a Leaf, or None: its body must be straight, call no verb but `leaves` and
+    start nothing (no framing primitive), add no modifier (compiled apart, it would read the
+    env), and bind each variable once, under a name of its own."""
+    names: list[str] = []
+    if not all(_leaf_stmt(s, names, leaves) for s in body):
+        return None
+    taken = [p.name for p in params] + names
+    if len(set(taken)) != len(taken) or _ENGINE_NAMES & set(taken):
+        return None
+    return Leaf(params, each, event, ref, body, words, tuple(names))
+
+
+def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
+    if isinstance(s, A.Call):
+        return s.name in leaves if s.name not in PRIMITIVES else s.name not in FRAMING
+    if isinstance(s, A.If):
+        return all(_leaf_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
+    if isinstance(s, (A.ForEach, A.Let)):
+        names.append(s.name)
+    if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
+        return all(_leaf_stmt(x, names, leaves) for x in s.body)
+    return isinstance(s, A.Let)
 
 
 class PyGen:
@@ -50,6 +97,7 @@ class PyGen:
         self.loops: list[tuple[str, str]] = []  # enclosing loops: (env key, saved position)
         self.verbs: set[str] = set()  # the verbs the run calls
         self.calls = 0  # verb calls generated so far
+        self.inline = False  # generating a leaf verb's body inline (see Leaf)
 
     def function(self, run: tuple) -> tuple[Callable[[], Fn], frozenset[str]]:
         """A maker of the run's function (Python compiles it on the first run: a game runs
@@ -89,12 +137,19 @@ class PyGen:
 
     def _emit(self, s: I.Emit, depth: int) -> None:
         """As the Emit instruction: an announcement (the state's version stays), with no
-        fields gathered when nobody hears it."""
-        fields = ", ".join(f"{k!r}: env.get({k!r})" for k in s.fields)
+        fields gathered when nobody hears it. (Inline, nothing looks back: see plain_verbs.)"""
+        fields = ", ".join(f"{k!r}: {self._variable(k)}" for k in s.fields)
+        live, lives = ("None", "()") if self.inline else ("env.get('#live')",
+                                                          "env.get('#live', ())")
         self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
-                          f"and not _quiet(g, {s.event!r}, env.get('#live'), False):")
-        self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, env.get('#live', ()), "
+                          f"and not _quiet(g, {s.event!r}, {live}, False):")
+        self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, {lives}, "
                               f"{s.ref!r}, changed=False)")
+
+    def _variable(self, name: str) -> str:
+        if name in self.gen.args:
+            return self.gen.args[name]
+        return f"env[{name!r}]" if name in self.owner.exprs.bound else f"env.get({name!r})"
 
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)
@@ -109,14 +164,58 @@ class PyGen:
                 return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
+        if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
+            self._inline(self.owner.leaves[s.name], values, depth)
+            return
         self.verbs.add(s.name)
         self.calls += 1
         params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
+        inline = self.owner.leaves.get(s.name)
+        if inline is not None:
+            self._line(depth, f"if {s.name!r} in g.game.plain_verbs:")
+            self._inline(inline, values, depth + 1)
+            self._line(depth, "else:")
+            depth += 1
         # (vm.call_verb, inlined: the game's caller of the verb)
         self._line(depth, f"if g.game.callers[{s.name!r}](g, {params}, env):")
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
+
+    def _inline(self, verb: Leaf, values: list, depth: int) -> None:
+        """A leaf verb's call, as vm.call_verb runs a plain one: the parameters evaluated in
+        order (cards as a tuple), card by card for `each`, the body, its event."""
+        gen, owner = self.gen, self.owner
+        sources = gen.values(values)  # (in the caller's variables)
+        args: dict[str, str] = {}
+        tuples = set()
+        for p, source in zip(verb.params, sources, strict=True):
+            gen.count += 1
+            local = args[p.name] = f"_a{gen.count}"
+            self._line(depth, f"{local} = {source}")
+            if p.type == "cards":
+                self._line(depth, f"if type({local}) is not tuple:")
+                self._line(depth + 1, f"{local} = as_cards(g, {local})")
+                tuples.add(local)
+        if verb.each is not None:
+            gen.count += 1
+            self._line(depth, f"for _e{gen.count} in {args[verb.each]}:")
+            depth += 1
+            self._line(depth, f"{args[verb.each]}_1 = (_e{gen.count},)")
+            args[verb.each] += "_1"
+            tuples.add(args[verb.each])
+        for name in verb.names:  # (unset, a variable reads as nothing)
+            gen.count += 1
+            local = args[name] = f"_l{gen.count}"
+            self._line(depth, f"{local} = None")
+        saved = gen.args, gen.tuples, gen.locals, owner.words, self.inline
+        gen.args, gen.tuples, gen.locals, owner.words, self.inline = \
+            args, tuples, {}, verb.words, True  # (its own variables only)
+        try:
+            self._block(verb.body, depth)
+            self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
+        finally:
+            gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
 
     def _move(self, items: list[str], depth: int) -> None:
         """primitives.move, inlined: the game's mover for the zone called directly, the
@@ -152,7 +251,16 @@ class PyGen:
               numbered: str, position: str) -> None:
         """`for var in items`; with the pass number `_nN` (`numbered`) when the body calls a
         verb and so may hand over: `position` is then the loop's state as IterInit and
-        IterNext keep it (items, next index)."""
+        IterNext keep it (items, next index). Inline, the variable is a local."""
+        if self.inline:  # (in the body, a card: an int, read as a comprehension's card)
+            target = self.gen.args[s.name] if isinstance(s, A.ForEach) else var
+            self._line(depth, f"for {target} in {items}:")
+            if isinstance(s, A.ForEach):
+                self.gen.locals[s.name] = target
+            self._block(s.body, depth + 1)
+            if isinstance(s, A.ForEach):
+                del self.gen.locals[s.name]
+            return
         key = next(self.sites)
         head = len(self.lines)
         self.lines.append("")  # the `for` line, once the body is known
@@ -169,7 +277,8 @@ class PyGen:
         self.lines[head] = "    " * depth + f"for {target} in {items}:\n"
 
     def _let(self, s: A.Let, depth: int) -> None:
-        self._line(depth, f"env[{s.name!r}] = {self._expr(s.value)}")
+        target = self.gen.args[s.name] if self.inline else f"env[{s.name!r}]"
+        self._line(depth, f"{target} = {self._expr(s.value)}")
 
     def _modify(self, s: A.Modify, depth: int) -> None:
         self._line(depth, f"{self.gen.const(self.owner.modify(s))}.apply(g, env)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import repetition, vm
@@ -16,31 +17,55 @@ DECLINE = ("pass", "decline")  # let a response window go by
 def legal_actions(g: GameState, names: tuple[str, ...], player: int) -> tuple:
     """Options (action, card, ability index) that `player` may take now among `names` (no
     name twice: the ruleset builder drops repeats)."""
-    return tuple(options(g, plan_of(g, names), player))
+    select, plan = window_of(g, names)
+    return tuple(select(g, player, plan))
+
+
+def window_of(g: GameState, names: tuple[str, ...]) -> tuple[Callable, tuple]:
+    """How a window of actions `names` finds its options in this game: `select(g, player,
+    plan)` returns them as a new list (the window adds its pass). The ruleset's generated
+    function of the window (ExprCompiler.compile_window) with, per action, None when no card
+    of the game can take it, else its guard keys (see _plan); else `options` with the plan."""
+    plan = plan_of(g, names)
+    select = g.game.ruleset.selections.get(names)
+    if select is None:
+        return options, plan
+    guards = {p[0]: p[4] or () for p in plan}
+    return select, tuple(guards.get(name) for name in names)
 
 
 def plan_of(g: GameState, names: tuple[str, ...]) -> tuple:
-    """The plan of a window of actions `names` in this game (see _plan)."""
-    return g.game.action_plans.get(names) or _plan(g, names)
+    """The plan of a window of actions `names` in this game (see _plan; an empty one too)."""
+    plan = g.game.action_plans.get(names)
+    return _plan(g, names) if plan is None else plan
 
 
-def options(g: GameState, plan: tuple, player: int) -> list[tuple]:
-    """legal_actions, from the window's plan (a window keeps it: see Offer.run), as a new
-    list (the window adds its pass)."""
+def options(g: GameState, player: int, plan: tuple) -> list[tuple]:
+    """The options of a window's plan, rule by rule or by the actions' compiled selections."""
     out: list[tuple] = []
     env = g.game.player_envs[player]  # read-only: what compiled selections may read
     for name, adef, select, limit, guard in plan:
         if limit is not None and g.counts.get((name, limit[1], player), 0) >= limit[0]:
             continue
-        if select is not None and (guard is None or not _guarded(g, guard)):
+        if select is not None and (guard is None or not guarded(g, guard)):
             select(g, env, player, out)  # (its options, merged: see compile_selection)
         else:
-            group: list[tuple] = []
-            _candidates(g, adef, player, group)
-            out += _distinct(g, group, player)
+            _by_rule(g, adef, player, out)
     if g.board is not None:  # (it bars by printed card: merged copies stand or fall together)
         out = repetition.barred(g, player, out)
     return out
+
+
+def by_rule(g: GameState, name: str, player: int, out: list) -> None:
+    """The options of action `name` rule by rule, merged (no compiled selection, or some
+    card could forbid or permit it)."""
+    _by_rule(g, g.game.ruleset.actions[name], player, out)
+
+
+def _by_rule(g: GameState, adef: ActionDef, player: int, out: list) -> None:
+    group: list[tuple] = []
+    _candidates(g, adef, player, group)
+    out += _distinct(g, group, player)
 
 
 def _plan(g: GameState, names: tuple[str, ...]) -> tuple:
@@ -98,7 +123,7 @@ def _candidates(g: GameState, adef: ActionDef, player: int, out: list) -> None:
                     out.append((adef.name, cid, idx))
 
 
-def _guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
+def guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
     """Some card in play forbids this action or lifts one of its requirements: one of the
     action's guard keys has a live ability."""
     return not vm.live_statics(g).keys().isdisjoint(keys)
@@ -181,9 +206,9 @@ class Offer(Instr):
                  title: str | None = None) -> None:
         self.names, self.max_actions = names, max_actions
         self.question = f"{title or ', '.join(names)}: act or pass"
-        # (game, its plan of the window): kept here, not looked up by the names at each
-        # decision (one game's at a time: games narrowed to other decks share this code)
-        self.plan: tuple = (None, ())
+        # (game, window_of's function and plan): kept here, not looked up by the names at
+        # each decision (one game's at a time: games narrowed to other decks share this code)
+        self.plan: tuple = (None, None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
@@ -194,8 +219,8 @@ class Offer(Instr):
         who = f.env["#who"]
         plan = self.plan
         if plan[0] is not g.game:
-            plan = self.plan = (g.game, plan_of(g, self.names))
-        out = options(g, plan[1], who)
+            plan = self.plan = (g.game, *window_of(g, self.names))
+        out = plan[1](g, who, plan[2])
         if not out:
             close_window(f)
             return

@@ -162,12 +162,28 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
+        self.plain_verbs = self._plain_verbs()
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         self.callers = vm.callers(self)  # verb -> see vm.call_verb
         self.setters = setters(self)  # state -> see primitives.set_state
         # resource or counter -> see primitives.change, assign
         self.changers, self.assigners = numbers(self, True), numbers(self, False)
         self.movers = movers(self)  # zone name -> see primitives.move
+
+    def _plain_verbs(self) -> frozenset[str]:
+        """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,
+        no card can forbid or replace them, no triggered ability looks back at their cards,
+        and the verbs they call are plain too (compile/straight.py runs such a call of a leaf
+        verb inline)."""
+        verbs = self.ruleset.verbs
+        plain = {name for name, verb in verbs.items()
+                 if name in self.direct_verbs and name not in self.guarded_verbs
+                 and not (verb.card_params and verb.event in self.triggers_on)}
+        while True:
+            kept = {name for name in plain if verbs[name].body[0].verbs <= plain}
+            if kept == plain:
+                return frozenset(plain)
+            plain = kept
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:

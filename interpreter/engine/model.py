@@ -189,6 +189,8 @@ class Ruleset:
     actions: dict[str, ActionDef] = field(default_factory=dict)
     phases: tuple[PhaseDef, ...] = ()
     windows: dict[str, WindowDef] = field(default_factory=dict)
+    # a window's actions -> the generated function of its options (actions.window_of)
+    selections: dict[tuple[str, ...], Callable] = field(default_factory=dict)
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
     end_check: Callable[[Any], None] | None = None  # all of them at once: see vm.check_end

@@ -15,10 +15,9 @@ from interpreter.engine import repetition, vm
 from interpreter.engine.actions import (
     PASS,
     close_window,
-    options,
-    plan_of,
     start_action,
     window_full,
+    window_of,
 )
 from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
@@ -86,7 +85,7 @@ class Window(Instr):
     def __init__(self, phase: PhaseDef) -> None:
         self.phase = phase
         self.prompt = f"{phase.name} phase: act"
-        self.plan: tuple = (None, ())  # (game, its plan of the window): see actions.Offer
+        self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
@@ -96,8 +95,8 @@ class Window(Instr):
         if phase.max_actions is None or not window_full(f, phase.max_actions):
             plan = self.plan
             if plan[0] is not g.game:
-                plan = self.plan = (g.game, plan_of(g, phase.actions))
-            out = options(g, plan[1], g.turn_player)
+                plan = self.plan = (g.game, *window_of(g, phase.actions))
+            out = plan[1](g, g.turn_player, plan[2])
             if out:
                 out.append(PASS)
                 g.decision = _new_tuple(Decision, (g.turn_player, "action", tuple(out),

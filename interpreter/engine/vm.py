@@ -38,11 +38,12 @@ def run(g: GameState) -> None:
             f = frames[-1]
             code = f.code
             end = len(code)
-            # stay on this frame while it runs on: no frame pushed or popped, no question
+            # stay on this frame while it runs on: no frame pushed or popped, no question (the
+            # game's frame, at the bottom, is only popped here: `frames` is never empty there)
             while (pc := f.pc) < end:
                 code[pc].run(g, f)  # (a timing point settles first: see Instr)
                 steps += 1
-                if g.decision is not None or steps > limit or not frames or frames[-1] is not f:
+                if g.decision is not None or frames[-1] is not f or steps > limit:
                     break
             else:
                 frames.pop()
@@ -119,6 +120,12 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
         if i not in first:
             first[i] = c
             out.append(c)
+        elif type(a := first[i]) is int and not (g.mods or g.counters or g.host) \
+                and (ref := g.zone_of[c]) is g.zone_of[a] and g.flags[a] == g.flags[c] \
+                and (face := g.face[c]) == g.face[a] and (owner := g.owner[c]) == g.owner[a] \
+                and ((vis := g.game.visibility[ref.name]) == "public" and face
+                     or vis != "hidden" and owner == player or player is None):
+            pass  # (kept_copy's common case, inlined: a copy alike the first card, _alike)
         elif kept_copy(g, first, i, c, player):
             out.append(c)
     return tuple(out)
