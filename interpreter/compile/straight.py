@@ -2,9 +2,10 @@
 
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
-exprs.py), primitives are direct calls (a move, a set or a change: of the game's function
-for its zone, state or name), and a ruleset verb is called through the game's caller of it (vm.callers,
-as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
+exprs.py), primitives are direct calls (a move, a set, a change or a flip: of the game's
+function for its zone, state, name or face), and a ruleset verb is called through the
+game's caller of it (vm.callers, as vm.call_verb), which runs a verb whose body is itself
+such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
@@ -34,9 +35,10 @@ if TYPE_CHECKING:
 
 _RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
 
-# primitives whose work the game's function for a state or a name (a bare word) does
-# (primitives.setters, numbers): the game's table of them
-_MADE_PER_GAME = {"set": "setters", "change": "changers", "assign": "assigners"}
+# primitives whose work the game's function for a state, a name or a face (a bare word)
+# does (primitives.setters, numbers, flippers): the game's table of them
+_MADE_PER_GAME = {"set": "setters", "change": "changers", "assign": "assigners",
+                  "flip": "flippers"}
 _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 
 
