@@ -78,3 +78,16 @@ def test_other_abs_and_bottom_on_every_shape_of_value(ucb, ucb_decks):
                              ("bottom(deck(you), k)", {"k": 0}, ()),
                              ("bottom(deck(you), k)", {"k": None}, ())]:
         assert _compile(ucb, text)(g, {**vm.effect_env(g, None, 0), **env}) == cards, text
+
+
+def test_a_cards_field_whatever_the_card_is_given_as(ucb, ucb_decks):
+    """`c.cost` reads one card's cost, given as a number or a one-card selection; several
+    cards or none have no cost; a card whose properties are hidden (reversed) has none."""
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    cost = _compile(ucb, "c.cost")
+    a, b = g.zones[ZoneRef("hand", 0)][:2]
+    printed = g.defs[a].props["cost"]
+    for c, want in [(a, printed), ((a,), printed), ((a, b), None), (None, None), ((), None)]:
+        assert cost(g, {**vm.effect_env(g, None, 0), "c": c}) == want, c
+    g.flags[a] |= 1 << ucb.ruleset.states["reversed"].index
+    assert cost(g, {**vm.effect_env(g, None, 0), "c": a}) is None

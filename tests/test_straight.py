@@ -317,3 +317,66 @@ def test_a_plain_verb_run_inline_logs_as_one_called(monkeypatch):
 
     monkeypatch.setattr(Game, "for_cards", none_plain)
     assert logs() == inline
+
+
+DIRECT = """
+id: direct
+name: an action whose body runs without a frame
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  grave: {visibility: public}
+actions:
+  mill:
+    limit: {count: 1, per: turn, on: complete}
+    do: "move(top(deck(you)), grave(you))"
+turn:
+  - phase: main
+    actions: [mill]
+end:
+  - lose: "count(deck(player)) == 0"
+    reason: "no cards left"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def _direct(p1: int):
+    from interpreter.compile.build import build_game
+    from interpreter.load.yamlpos import load_text
+
+    cards = load_text(yaml.safe_dump({"ruleset": "direct", "cards": [{"name": "X"}]}), "c.yaml")
+    game = build_game(load_text(DIRECT, "direct.yaml"), [cards])
+    return game.new_state([{"main": ["X"] * p1}, {"main": ["X", "X"]}], 0)
+
+
+def test_an_action_run_at_once_counts_on_completion_and_can_end_the_game():
+    """mill's body is one straight run, taken as the answer comes (no frame): its limit counts
+    once it completes (P1's window then closes: P2 acts), and milling the last card loses at
+    that instant."""
+    g = _direct(2)
+    _choose(g, "mill")
+    assert len(g.zones[ZoneRef("grave", 0)]) == 1
+    assert (g.result, g.decision.player) == (None, 1)
+    g = _direct(1)
+    _choose(g, "mill")
+    assert g.result is not None and g.result.winner == 1 and "no cards left" in g.result.reason
+
+
+def test_a_clone_without_the_log_plays_as_the_logged_state(ucb, ucb_decks):
+    """A clone keeps no log unless asked to, and plays on exactly as the state it copies (the
+    events nobody hears follow the log: GameState.keep_log)."""
+    import random
+
+    from interpreter.engine import vm
+
+    g = ucb.new_state(ucb_decks, 3)
+    quiet, logged = g.clone(), g.clone(keep_log=True)
+    assert quiet.log is None and logged.log == g.log
+    for state in (g, quiet, logged):
+        rng = random.Random(0)
+        while state.result is None:
+            vm.answer(state, rng.choice(state.decision.options))
+    assert g.result == quiet.result == logged.result and quiet.log is None
+    assert logged.log == g.log and len(g.log) > 100

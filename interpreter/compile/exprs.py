@@ -674,10 +674,16 @@ class _Generator:
             return f"g.counters.get(({obj}, {n.name!r}), 0)" if card \
                 else f"_counter(g, {obj}, {n.name!r})"
         if not card:
-            if obj in self.tuples and self._declared(n.name):  # (_field, inlined)
+            if not self._declared(n.name):
+                return f"{self.const(_read_none)}(g, single({obj}))"
+            if obj in self.tuples:  # (_field, inlined)
                 return f"({self._read(n.name, f'{obj}[0]', True)} if len({obj}) == 1 else None)"
-            return f"_field(g, {obj}, {n.name!r})" if self._declared(n.name) \
-                else f"{self.const(_read_none)}(g, single({obj}))"
+            if self.iterable:  # (where `:=` cannot go)
+                return f"_field(g, {obj}, {n.name!r})"
+            self.count += 1  # one card (an int) read inline; the rest through _field
+            c = f"_r{self.count}"
+            return f"({self._read(n.name, c, True)} if type({c} := {obj}) is int " \
+                   f"else _field(g, {c}, {n.name!r}))"
         return self._read(n.name, obj, True)
 
     def _read(self, name: str, card: str, local: bool) -> str:

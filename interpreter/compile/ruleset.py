@@ -256,18 +256,20 @@ class RulesetBuilder:
             requires, trees = self._requires(at, d.get("requires"), scope)
             if cards_tree is not None and not d.get("abilities") and None not in trees:
                 self.selections[name] = (cards_tree, trees)  # compiled once the cards are
+            body = self._body((*at, "do"), scope,
+                              head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
+                              bound=("card", "player"))  # (see actions.start_action)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
                 abilities=bool(d.get("abilities")),
                 requires=requires,
                 select=None,  # (see compile_selections)
-                body=self._body((*at, "do"), scope,
-                                head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
-                                bound=("card", "player")),  # (see actions.start_action)
+                body=body,
                 limit=(limit["count"], limit.get("per", "turn"), limit.get("on", "declare"))
                 if limit else None,
                 ref=d.get("ref", ""),
+                direct=I.closed_run(body),
             )
         return out
 

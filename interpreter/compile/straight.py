@@ -143,7 +143,7 @@ class PyGen:
         fields = ", ".join(f"{k!r}: {self._variable(k)}" for k in s.fields)
         live, lives = ("None", "()") if self.inline else ("env.get('#live')",
                                                           "env.get('#live', ())")
-        self._line(depth, f"if (g.log is not None or {s.event!r} in g.game.triggers_on) "
+        self._line(depth, f"if {s.event!r} in g.heard "
                           f"and not _quiet(g, {s.event!r}, {live}, False):")
         self._line(depth + 1, f"_emit(g, {s.event!r}, {{{fields}}}, {lives}, "
                               f"{s.ref!r}, changed=False)")
@@ -195,9 +195,10 @@ class PyGen:
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
             self._line(depth, f"{local} = {source}")
-            if p.type == "cards":
+            if p.type == "cards":  # (as_cards, inlined for one card)
                 self._line(depth, f"if type({local}) is not tuple:")
-                self._line(depth + 1, f"{local} = as_cards(g, {local})")
+                self._line(depth + 1,
+                           f"{local} = ({local},) if type({local}) is int else as_cards(g, {local})")
                 tuples.add(local)
         if verb.each is not None:
             gen.count += 1

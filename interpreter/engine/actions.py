@@ -180,7 +180,19 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
             g.counts[key] = g.counts.get(key, 0) + 1
     if g.board is not None:
         repetition.note_action(g, player, option)
-    g.frames.append(Frame(adef.body, env, "action"))
+    if not adef.direct:
+        g.frames.append(Frame(adef.body, env, "action"))
+        return
+    # (as turn.Push: the body's function runs now; a frame only if it hands over midway)
+    below = len(g.frames)
+    fn = adef.body[0].fn  # (see instructions.Straight.run)
+    resume = fn(g, env)
+    if resume is None:
+        vm.effect_end(g, env)
+        return
+    body = Frame(adef.body, env, "action")
+    body.pc = resume
+    g.frames.insert(below, body)
 
 
 def window_full(f: Frame, max_actions: int) -> bool:

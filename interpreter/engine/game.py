@@ -317,7 +317,7 @@ if mods and name in mods:
         `turns` overrides the ruleset's turn limit (`limits.turns`)."""
         g = GameState(self.for_cards({n for deck in decks for names in deck.values()
                                       for n in names}), seed)
-        g.log = [] if log else None
+        g.keep_log([] if log else None)
         if turns is not None:
             g.turn_limit = turns
         for name, zdef in self.ruleset.zones.items():

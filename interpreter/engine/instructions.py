@@ -325,7 +325,7 @@ class Emit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.log is None and self.event not in g.game.triggers_on:  # (quiet, inlined)
+        if self.event not in g.heard:  # (quiet, inlined)
             return
         env = f.env
         if not vm.quiet(g, self.event, env.get("#live"), changed=False):

@@ -115,6 +115,7 @@ class ActionDef:
     limit: tuple[int, str, str] | None  # (count, per: phase | turn, on: declare | complete)
     ref: str = ""
     by: str = "turn_player"
+    direct: bool = False  # the body is one closed Straight run: taken without a frame
 
 
 @dataclass(frozen=True)

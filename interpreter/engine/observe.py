@@ -17,7 +17,7 @@ def determinize(g: GameState, player: int, rng) -> GameState:
     card never swaps with an extra-deck card): one world consistent with what `player`
     knows. Search agents sample these instead of reading the real hidden cards."""
     world = g.clone()
-    world.log = None
+    world.keep_log(None)
     pools: dict[tuple[int, str], list[int]] = {}
     for cid in range(len(world.defs)):
         if not visible(world, cid, player):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -92,6 +93,14 @@ class Frame:
         return f
 
 
+class _EveryEvent:
+    """What a log hears: every event."""
+
+    def __contains__(self, event: object) -> bool:
+        return True
+
+
+EVERY_EVENT = _EveryEvent()
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
 
@@ -101,7 +110,7 @@ class GameState:
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
-        "decisions", "known", "memo", "memo_version", "atomic", "host", "home", "_statics",
+        "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring",
     )
@@ -131,6 +140,7 @@ class GameState:
         self.mods: list[tuple] = []  # (cid, prop, op, value, until, stamp)
         self.counts: dict[tuple, int] = {}
         self.log: list[dict] | None = []
+        self.heard: Container[str] = EVERY_EVENT  # see keep_log
         self.clock = 0
         self.steps = 0
         self.decisions = 0
@@ -206,6 +216,13 @@ class GameState:
         """What `player` may see: never the opponent's hand or any deck order."""
         return observe.observation(self, player)
 
+    def keep_log(self, log: list[dict] | None) -> None:
+        """Log into `log` (None: keep no log). `heard`, the events something hears (a
+        triggered ability of the game's cards, or the log: all), follows: code that would
+        announce an event nobody hears asks it alone."""
+        self.log = log
+        self.heard = EVERY_EVENT if log is not None else self.game.triggers_on
+
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:
         g = GameState.__new__(GameState)
@@ -230,7 +247,7 @@ class GameState:
         g.version = self.version
         g.mods = list(self.mods)
         g.counts = dict(self.counts)
-        g.log = list(self.log) if keep_log and self.log is not None else None
+        g.keep_log(list(self.log) if keep_log and self.log is not None else None)
         g.clock, g.steps, g.decisions = self.clock, self.steps, self.decisions
         g.known = dict(self.known)
         g.memo, g.memo_version = {}, -1

@@ -39,7 +39,7 @@ class TurnStart(Instr):
         if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
             g.counts = {k: v for k, v in g.counts.items()
                         if not (k[1] == "own_turn" and k[2] == g.turn_player)}
-        if g.log is None and "turn_start" not in g.game.triggers_on:  # (quiet, inlined)
+        if "turn_start" not in g.heard:  # (quiet, inlined)
             g.version += 1
         elif not vm.quiet(g, "turn_start"):
             vm.emit(g, "turn_start", {"player": g.turn_player, "turn": g.turn})
@@ -65,7 +65,7 @@ class PhaseStart(Instr):
         if when is None or when(g, f.env):
             f.pc += 1
             g.phase = self.phase.name
-            if g.log is None and "phase_start" not in g.game.triggers_on:  # (quiet, inlined)
+            if "phase_start" not in g.heard:  # (quiet, inlined)
                 g.version += 1
             elif not vm.quiet(g, "phase_start"):
                 vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
@@ -124,8 +124,7 @@ class PhaseEnd(Instr):
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
-        if (g.log is not None or "phase_end" in g.game.triggers_on) \
-                and not vm.quiet(g, "phase_end", changed=False):  # someone hears it
+        if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
             vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
                     changed=False)
         if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
@@ -149,8 +148,7 @@ class TurnEnd(Instr):
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
-        elif (g.log is not None or "turn_end" in g.game.triggers_on) \
-                and not vm.quiet(g, "turn_end", changed=False):  # someone hears it
+        elif "turn_end" in g.heard and not vm.quiet(g, "turn_end", changed=False):
             vm.emit(g, "turn_end", {"player": g.turn_player, "turn": g.turn}, changed=False)
             if g.pending:  # end-of-turn triggers resolve before the turn passes
                 env["#ending"] = True

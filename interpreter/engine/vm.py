@@ -61,6 +61,14 @@ def run(g: GameState) -> None:
         finish(g, over.result)
 
 
+def effect_end(g: GameState, env: dict) -> None:
+    """An action or effect run without a frame ends: as run() does at a frame's end."""
+    if "#complete" in env:  # an action whose limit counts once it completes
+        done = env["#complete"]
+        g.counts[done] = g.counts.get(done, 0) + 1
+    settle_point(g)
+
+
 def finish(g: GameState, result: Result) -> None:
     g.result = Result(result.winner, result.reason, result.ref, g.turn)
     g.decision = None
@@ -82,7 +90,11 @@ def answer(g: GameState, option: Any) -> None:
     if g.seen:
         g.seen.clear()  # a forced loop is one that runs without decisions
     f = g.frames[-1]
-    f.code[f.pc].resume(g, f, option)
+    try:
+        f.code[f.pc].resume(g, f, option)  # (an action taken may run at once: start_action)
+    except GameOver as over:
+        finish(g, over.result)
+        return
     run(g)
 
 
