@@ -34,8 +34,11 @@ verbs:
 setup: "for each p in players { move(deck(p), hand(p)) }"
 turn:
   - phase: main
-    actions: [stash, spill, gift, hurt, mark, daze, bless, tax]
+    actions: [stash, spill, gift, hurt, mark, daze, bless, tax, hide]
 actions:
+  hide:
+    do: |
+      flip(hand(you), down); flip(top(hand(you)), up); flip(hand(opponent), "sideways")
   tax:
     do: |
       change(you, gold, -2); change(hand(you), dents, 2); change(top(hand(you)), dents, -5);
@@ -163,6 +166,18 @@ def test_resources_and_counters_change_down_to_their_floors():
     changes = [(e["e"], e["value"], e["delta"]) for e in g.log if e["e"] in ("resource", "counter")]
     assert changes == [("resource", 0, -1), ("counter", 2, 2), ("counter", 2, 2),
                        ("counter", 0, -2), ("resource", 4, 3), ("counter", 1, 1), ("counter", 1, 1)]
+
+
+def test_flips_turn_cards_and_are_logged():
+    """A flip to a face given as a word or as text (anything but up is down)."""
+    g = _vaults()
+    p, q = g.turn_player, g.other(g.turn_player)
+    mine, theirs = (list(g.zones[g.zone_key("hand", x)]) for x in (p, q))
+    assert all(g.face[c] for c in mine + theirs)  # (hands are face up)
+    _take(g, "hide")
+    assert [g.face[c] for c in mine + theirs] == [True, False, False, False]
+    flips = [e["face"] for e in g.log if e["e"] == "flipped"]
+    assert flips == ["down", "down", "up", "sideways", "sideways"]
 
 
 # The same zone names as VAULTS, but a vault that holds one card, face down; a card that

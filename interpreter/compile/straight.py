@@ -2,9 +2,10 @@
 
 A run of statements with no choice, no `may`, no `settle` and nothing started for later
 runs as plain Python: loops are Python loops, expressions are inlined as source (as in
-exprs.py), primitives are direct calls (a move or a set, of the game's function for its
-zone or state), and a ruleset verb is called through the game's caller of it (vm.callers,
-as vm.call_verb), which runs a verb whose body is itself such a function without a frame.
+exprs.py), primitives are direct calls (a move, a set, a change or a flip: of the game's
+function for its zone, state, name or face), and a ruleset verb is called through the
+game's caller of it (vm.callers, as vm.call_verb), which runs a verb whose body is itself
+such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
 run first (a card replaces the verb, or the verb decides), the function hands over: it
@@ -24,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.exprs import Fn, _Generator
+from interpreter.compile.exprs import Const, Fn, _Generator
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
 from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
@@ -35,9 +36,10 @@ if TYPE_CHECKING:
 
 _RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
 
-# primitives whose work a function the game made for their target does (primitives.movers,
-# setters): the game's table of them, and the key from the target (a zone, a state)
-_MADE_PER_GAME = {"move": ("movers", ".name"), "set": ("setters", "")}
+# primitives whose work the game's function for a state, a name or a face (a bare word)
+# does (primitives.setters, numbers, flippers): the game's table of them
+_MADE_PER_GAME = {"set": "setters", "change": "changers", "assign": "assigners",
+                  "flip": "flippers"}
 _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 
 
@@ -168,8 +170,12 @@ class PyGen:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
             items = self.gen.values(values)
-            if s.name in _MADE_PER_GAME:
-                self._made_per_game(s.name, items, depth)
+            if s.name == "move":
+                self._move(items, depth)
+                return
+            if s.name in _MADE_PER_GAME and isinstance(values[1], Const):  # (a bare word)
+                self._line(depth, f"g.game.{_MADE_PER_GAME[s.name]}[{items[1]}](g, env"
+                                  f"{''.join(', ' + i for i in items)})")
                 return
             self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
             return
@@ -227,18 +233,15 @@ class PyGen:
         finally:
             gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
 
-    def _made_per_game(self, name: str, items: list[str], depth: int) -> None:
-        """primitives.move or set_state, inlined: the game's function for the target (a zone,
-        a state) called directly, the arguments evaluated in order as for the call."""
-        table, key = _MADE_PER_GAME[name]
+    def _move(self, items: list[str], depth: int) -> None:
+        """primitives.move, inlined: the game's mover for the zone called directly, the
+        arguments evaluated in order as for the call."""
         n = len(self.lines)
-        cards, target = f"_m{n}", f"_z{n}"
-        self._line(depth, f"{cards}, {target} = {items[0]}, {items[1]}")
-        if name == "move":  # (a zone of no one: nothing to do)
-            self._line(depth, f"if {target} is not None:")
-            depth += 1
-        rest = "".join(", " + i for i in items[2:])
-        self._line(depth, f"g.game.{table}[{target}{key}](g, env, {cards}, {target}{rest})")
+        cards, zone = f"_m{n}", f"_z{n}"
+        self._line(depth, f"{cards}, {zone} = {items[0]}, {items[1]}")
+        self._line(depth, f"if {zone} is not None:")  # (a zone of no one: nothing to do)
+        self._line(depth + 1, f"g.game.movers[{zone}.name](g, env, {cards}, {zone}"
+                              f"{''.join(', ' + i for i in items[2:])})")
 
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._expr(s.cond)}:")

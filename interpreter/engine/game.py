@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
-from interpreter.engine.primitives import movers, numbers, setters
+from interpreter.engine.primitives import flippers, movers, numbers, setters
 from interpreter.engine.state import (
     CARD_READERS,
     STATICS,
@@ -169,6 +169,7 @@ class Game:
         # resource or counter -> see primitives.change, assign
         self.changers, self.assigners = numbers(self, True), numbers(self, False)
         self.movers = movers(self)  # zone name -> see primitives.move
+        self.flippers = flippers(self)  # face -> see primitives.flip
 
     def _plain_verbs(self) -> frozenset[str]:
         """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,

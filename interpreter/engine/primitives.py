@@ -240,20 +240,51 @@ def _maker(lines: list[str]) -> Callable[..., Callable]:
 
 
 def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
-    up = face == "up"
-    quiet = "flipped" not in g.heard  # vm.quiet, without the call
-    ends = g.game.end_reads  # vm.check_end(g, "@face"), without the call
-    check = (ends is None or "@face" in ends) and g.game.end_check
-    for cid in cards if type(cards) is tuple else (cards,) if type(cards) is int \
-            else vm.as_cards(g, cards):
-        g.face[cid] = up
-        if quiet:
-            g.version += 1
-        elif not vm.quiet(g, "flipped"):
-            vm.emit(g, "flipped", {"card": cid, "face": face})
-        g.marks["@face"] = g.version
-        if check:
-            check(g)
+    """Turn cards face up or down: the game's function for the face does it (see flippers)."""
+    flippers = g.game.flippers
+    fn = flippers[face] if face in flippers else _flipper(g.game, face)
+    fn(g, env, cards, face)
+
+
+def flippers(game: Any) -> dict[str, Callable]:
+    """Per face (up, down), a `flip` to it made for this game: whether anything hears a flip
+    and whether a win/loss rule reads faces are folded into its code."""
+    return {face: _flipper(game, face) for face in ("up", "down")}
+
+
+def _flipper(game: Any, face: str) -> Callable:
+    """The function of flippers() for one face (any other text turns cards face down)."""
+    ends = game.end_reads
+    check = (ends is None or "@face" in ends) and game.end_check
+    plan = ("flipped" in game.triggers_on, bool(check))
+    make = _FLIPPER_MAKERS.get(plan)
+    if make is None:
+        make = _FLIPPER_MAKERS[plan] = _flipper_maker(*plan)
+    return make(face == "up", check)
+
+
+_FLIPPER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _flipper_maker)
+
+
+def _flipper_maker(heard: bool, check: bool) -> Callable[..., Callable]:
+    """A maker of flips when some triggered ability hears one (`heard`), when a win/loss rule
+    reads faces (`check`). As _mover_maker: what differs is in the function's closure."""
+    fields = "{'card': cid, 'face': face}"
+    lines = [
+        "def make(UP, check_end):",
+        "  def flip(g, env, cards, face):",
+        "    if type(cards) is not tuple:",
+        "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
+        "    faces, marks = g.face, g.marks",
+        "    for cid in cards:",
+        "        faces[cid] = UP",
+        *(["        if not quiet(g, 'flipped'):", f"            emit(g, 'flipped', {fields})"]
+          if heard else ["        if g.log is None:", "            g.version += 1",  # (vm.quiet)
+                         "        else:", f"            emit(g, 'flipped', {fields})"]),
+        "        marks['@face'] = g.version",
+        *(["        check_end(g)"] if check else []),
+        "  return flip"]
+    return _maker(lines)
 
 
 def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
