@@ -492,6 +492,7 @@ class _Generator:
         # variables the generated function takes as arguments (the same for all its candidates)
         self.args: dict[str, str] = {}
         self.tuples: set[str] = set()  # locals surely holding a tuple of cards
+        self.players = set(_PLAYERS)  # sources surely holding a player (see _cards)
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.count = 0
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
@@ -779,7 +780,7 @@ class _Generator:
         if isinstance(n, A.Call) and n.name in self.names.zones:
             ref = self.expr(n, in_filter, local_it)
             if self.names.zones[n.name] if not n.args \
-                    else self.expr(n.args[0].value, in_filter, local_it) in _PLAYERS:
+                    else self.expr(n.args[0].value, in_filter, local_it) in self.players:
                 return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
             return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
         return f"as_cards(g, {self.sub(n, in_filter, local_it)})"

@@ -359,6 +359,7 @@ class RulesetBuilder:
         if not self.end_trees:
             return None
         gen = _Generator(self.compiler.exprs)
+        gen.players.update(repr(p) for p in range(players))
         envs = gen.const(tuple({"player": p, "you": p, "opponent": (p + 1) % players, "self": None}
                                for p in range(players)))
         end = gen.const(vm.end_game)
