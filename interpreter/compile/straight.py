@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.exprs import Const, Fn, _Generator
+from interpreter.compile.exprs import Const, Fn, _Generator, _impure
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
 from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
@@ -169,7 +169,7 @@ class PyGen:
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
-            items = self.gen.values(values)
+            items = self._arguments(values, depth)
             if s.name == "move":
                 self._move(items, depth)
                 return
@@ -196,6 +196,25 @@ class PyGen:
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")
+
+    def _arguments(self, values: list, depth: int) -> list[str]:
+        """Sources of a primitive's arguments. A filter among them (or a count or existence
+        of one) is computed by a loop on the lines before (a comprehension is a call of its
+        own), unless an argument draws from the RNG (the order of evaluation would show)."""
+        if _impure(tuple(v for v in values if not isinstance(v, Const))):
+            return self.gen.values(values)
+        out = []
+        for v in values:
+            self.gen.count += 1
+            var = f"_x{self.gen.count}"
+            lines = None if isinstance(v, Const) else self.gen.loop_lines(v, False, var)
+            if lines is None:
+                out += self.gen.values([v])
+                continue
+            for line in lines:
+                self._line(depth, line)
+            out.append(var)
+        return out
 
     def _inline(self, verb: Leaf, values: list, depth: int) -> None:
         """A leaf verb's call, as vm.call_verb runs a plain one: the parameters evaluated in
