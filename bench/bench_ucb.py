@@ -18,9 +18,14 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-23 (early morning) on the 2-core machine, after the seventh round of
-speed-ups: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M against 2.9M a
-match: bench/instructions.py), sample decks 14.6M. The wall clock ranked nothing again (the
+Last measured 2026-11-23 on the 2-core machine, after the eighth round of speed-ups: vanilla
+2.95x the hand-written simulator in CPU instructions (8.61M against 2.92M a match), sample decks
+13.4M; by the wall clock, in three runs, vanilla 397-405 matches/s against the hand-written
+simulator's 1,366-1,729 (3.4x, 3.5x, 4.3x slower), sample decks 220-288 matches/s, card texts
+4,494-7,057/s.
+
+After the seventh round: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M
+against 2.9M a match: bench/instructions.py), sample decks 14.6M. The wall clock ranked nothing again (the
 hand-written simulator at 1,243-2,040 matches/s a minute apart); one run: vanilla 6.7x slower,
 sample decks 222 matches/s, card texts 5,925/s (the same 631k instructions per text).
 
