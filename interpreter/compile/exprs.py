@@ -711,7 +711,7 @@ class _Generator:
         inline = CARD_ATTR_SOURCE.get(name)
         if inline is None:
             return f"{self._reader(name)}(g, {card})"
-        return inline.format(c=card)
+        return inline.format(c=card, hide=self.names.hiding_mask)
 
     def _reader(self, name: str) -> str:
         return f"R[{name!r}]" if self._declared(name) else self.const(_read_none)

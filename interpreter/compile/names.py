@@ -45,6 +45,7 @@ class Names:
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
     state_bits: dict[str, int] = field(default_factory=dict)  # state -> its bit in a card's flags
+    hiding_mask: int = 0  # the bits of the states that hide a card's properties
 
     def card_field(self, name: str) -> bool:
         return name in CARD_ATTRS or name in self.properties or name in self.states \
@@ -114,6 +115,8 @@ def ruleset_names(raw: dict) -> Names:
     names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
     states = raw.get("states") or {}
     names.state_bits = {s: 1 << i for i, s in enumerate(states)}
+    names.hiding_mask = sum(names.state_bits[s] for s, d in states.items()
+                            if (d or {}).get("hides_properties"))
     names.events = set(ENGINE_EVENTS) | set(names.verb_events.values()) | names.actions
     names.rule_ids = {r["id"] for a in (raw.get("actions") or {}).values()
                       if isinstance((a or {}).get("requires"), list)

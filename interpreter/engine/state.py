@@ -388,8 +388,9 @@ def visible(g: GameState, cid: int, viewer: int | None) -> bool:
 
 # A card's engine attributes as Python source over the state `g` and the card `{c}`: read
 # through CARD_READERS here, inlined by the expression compiler (compile/exprs.py).
+# (`{hide}`: the states that hide a card's properties, as a number when the compiler knows it)
 CARD_ATTR_SOURCE = {
-    "name": "(None if g.flags[{c}] & g.game.hiding_mask else g.defs[{c}].name)",
+    "name": "(None if g.flags[{c}] & {hide} else g.defs[{c}].name)",
     "owner": "g.owner[{c}]",
     "controller": "g.controller[{c}]",
     "zone": "g.zone_of[{c}].name",
@@ -397,7 +398,7 @@ CARD_ATTR_SOURCE = {
     "is_token": "g.defs[{c}].token",
     "host": "g.host.get({c})",
 }
-CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c')}")  # our own source
+CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c', hide='g.game.hiding_mask')}")  # (ours)
                 for name, source in CARD_ATTR_SOURCE.items()}
 CARD_ATTRS = frozenset(CARD_READERS)
 
