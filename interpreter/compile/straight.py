@@ -13,9 +13,12 @@ stores each enclosing loop's position in the env as the loop instructions keep i
 returns the index of the instruction after that call, where the VM goes on once that code
 has run, exactly as if the whole run had been VM instructions.
 
-A call of a leaf verb (one calling primitives only: see Leaf) also runs inline when the game
-finds it plain (Game.plain_verbs: nothing to look at first), with no call_verb, no env and no
-call of the verb's own function; otherwise it goes through call_verb as any other.
+A call of a leaf verb (one calling primitives and leaf verbs only: see Leaf) runs inline
+when the game finds it plain (Game.plain_verbs: nothing to look at first), with no caller, no
+env and no call of the verb's own function; otherwise it goes through the caller as any other.
+
+The function is made at its first run, once every card is compiled: a property no text
+modifies is then read as its printed value inline (_printed).
 """
 
 from __future__ import annotations
