@@ -66,7 +66,8 @@ def effect_end(g: GameState, env: dict) -> None:
     if "#complete" in env:  # an action whose limit counts once it completes
         done = env["#complete"]
         g.counts[done] = g.counts.get(done, 0) + 1
-    settle_point(g)
+    if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version:
+        settle_point(g)  # (its quick checks first, as run() does)
 
 
 def finish(g: GameState, result: Result) -> None:
