@@ -90,14 +90,18 @@ deck:
 """
 
 
-def _three_copies(ruleset: str, rid: str):
-    """A match of a toy ruleset, three copies of a card X in P1's deck."""
+def _game(ruleset: str, rid: str, cards: list[dict]):
+    """A toy ruleset (YAML text, id `rid`) with a card set."""
     from interpreter.compile.build import build_game
     from interpreter.load.yamlpos import load_text
 
-    cards = load_text(yaml.safe_dump({"ruleset": rid, "cards": [{"name": "X"}]}), "c.yaml")
-    game = build_game(load_text(ruleset, f"{rid}.yaml"), [cards])
-    return game.new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    card_file = load_text(yaml.safe_dump({"ruleset": rid, "cards": cards}), "c.yaml")
+    return build_game(load_text(ruleset, f"{rid}.yaml"), [card_file])
+
+
+def _three_copies(ruleset: str, rid: str):
+    """A match of a toy ruleset, three copies of a card X in P1's deck."""
+    return _game(ruleset, rid, [{"name": "X"}]).new_state([{"main": ["X", "X", "X"]}, {}], 0)
 
 
 def test_a_cards_parameter_is_every_card_given_however_it_is_given():
@@ -178,14 +182,9 @@ def test_a_phase_procedure_handed_over_midway_goes_on_after_the_choice():
     """The procedure runs as straight code without a frame; Shield replaces its first
     damage with a discard that asks P1: the procedure waits for the answer, then goes on
     (the second damage) before the phase's window opens."""
-    from interpreter.compile.build import build_game
-    from interpreter.load.yamlpos import load_text
-
     shield = {"name": "Shield", "abilities": [
         "instead damage where player == you: choose 1 c from hand(you); move(c, soul(you))"]}
-    cards = load_text(yaml.safe_dump({"ruleset": "upkeep", "cards": [
-        shield, {"name": "X"}, {"name": "Y"}]}), "c.yaml")
-    game = build_game(load_text(UPKEEP, "upkeep.yaml"), [cards])
+    game = _game(UPKEEP, "upkeep", [shield, {"name": "X"}, {"name": "Y"}])
     g = game.new_state([{"main": ["Shield", "X", "Y"]}, {}], 0)
     assert (g.decision.player, g.decision.kind) == (0, "choose")
     assert [g.res[p]["life"] for p in (0, 1)] == [10, 10]  # the rest waits for the answer
@@ -343,12 +342,7 @@ deck:
 
 
 def _direct(p1: int):
-    from interpreter.compile.build import build_game
-    from interpreter.load.yamlpos import load_text
-
-    cards = load_text(yaml.safe_dump({"ruleset": "direct", "cards": [{"name": "X"}]}), "c.yaml")
-    game = build_game(load_text(DIRECT, "direct.yaml"), [cards])
-    return game.new_state([{"main": ["X"] * p1}, {"main": ["X", "X"]}], 0)
+    return _game(DIRECT, "direct", [{"name": "X"}]).new_state([{"main": ["X"] * p1}, {"main": ["X", "X"]}], 0)
 
 
 def test_an_action_run_at_once_counts_on_completion_and_can_end_the_game():
@@ -416,13 +410,9 @@ def test_straight_code_reads_a_printed_property_inline_and_a_modified_one_as_mod
     """Straight code is made at its first run, once every card is compiled: `cost`, which no
     text modifies, reads as printed (hidden on a veiled card); `power`, which a card's static
     ability raises, reads with the modifier."""
-    from interpreter.compile.build import build_game
-    from interpreter.load.yamlpos import load_text
-
-    cards = load_text(yaml.safe_dump({"ruleset": "reads", "cards": [
+    game = _game(READS, "reads", [
         {"name": "A", "power": 2, "cost": 1},
         {"name": "B", "power": 3, "cost": 4, "abilities": ["static: field(you).power += 1"]},
-        {"name": "V", "power": 5, "cost": 6}]}), "c.yaml")
-    game = build_game(load_text(READS, "reads.yaml"), [cards])
+        {"name": "V", "power": 5, "cost": 6}])
     g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0)
     assert (g.res[0]["costs"], g.res[0]["powers"]) == (1 + 4, 3 + 4)
