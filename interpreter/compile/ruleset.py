@@ -270,6 +270,7 @@ class RulesetBuilder:
                 if limit else None,
                 ref=d.get("ref", ""),
                 direct=I.closed_run(body),
+                head=body[0].event if isinstance(body[0], I.Emit) else None,
             )
         return out
 

@@ -177,7 +177,10 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     if g.board is not None:
         repetition.note_action(g, player, option)
     if not adef.direct:
-        g.frames.append(Frame(adef.body, env, "action"))
+        action = Frame(adef.body, env, "action")
+        if adef.head is not None and adef.head not in g.heard:
+            action.pc = 1  # (its announcement, which nobody hears, does nothing: Emit.run)
+        g.frames.append(action)
         return
     # (as turn.Push: the body's function runs now; a frame only if it hands over midway)
     below = len(g.frames)

@@ -116,6 +116,7 @@ class ActionDef:
     ref: str = ""
     by: str = "turn_player"
     direct: bool = False  # the body is one closed Straight run: taken without a frame
+    head: str | None = None  # the event its body's first instruction announces, alone
 
 
 @dataclass(frozen=True)
