@@ -212,6 +212,8 @@ class Choose(Instr):
         remaining, need, chosen = f.env[self.key]
         if option == DONE:
             self._finish(f, chosen)
+        elif len(chosen) + 1 >= need or len(remaining) == 1:  # the last pick (as run() finds)
+            self._finish(f, chosen + (option,))
         else:
             f.env[self.key] = (_without(remaining, option), need, chosen + (option,))
 
