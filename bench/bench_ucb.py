@@ -19,9 +19,9 @@ runs ~3,000 matches/s; the last line scales this run's figures to that machine b
 hand-written simulator's speed measured here.
 
 Last measured 2026-11-23 on the 2-core machine, after the eighth round of speed-ups: vanilla
-2.95x the hand-written simulator in CPU instructions (8.61M against 2.92M a match), sample decks
-13.4M; by the wall clock, in three runs, vanilla 397-405 matches/s against the hand-written
-simulator's 1,366-1,729 (3.4x, 3.5x, 4.3x slower), sample decks 220-288 matches/s, card texts
+2.88x the hand-written simulator in CPU instructions (8.42M against 2.92M a match), sample decks
+13.3M; by the wall clock, in five runs, vanilla 376-405 matches/s against the hand-written
+simulator's 1,366-1,729 (3.4x to 4.3x slower), sample decks 220-288 matches/s, card texts
 4,494-7,057/s.
 
 After the seventh round: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M
