@@ -228,15 +228,32 @@ class Offer(Instr):
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]
-        plan = self.plan
-        if plan[0] is not g.game:
-            plan = self.plan = (g.game, *window_of(g, self.names))
-        out = plan[1](g, who, plan[2])
+        out = self._options(g, who)
         if not out:
             close_window(f)
             return
         out.append(DECLINE)
         vm.ask(g, who, "action", tuple(out), self.question)
+
+    def open(self, g: GameState, code: tuple, who: int) -> None:
+        """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
+        no frame when it has nothing to offer: then it closes at once (most declarations
+        of some rulesets offer a window that is empty)."""
+        if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version \
+                or self.max_actions is not None and self.max_actions <= 0:
+            g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
+            return
+        out = self._options(g, who)
+        if out:
+            g.frames.append(Frame(code, {"#who": who}, "block"))
+            out.append(DECLINE)
+            vm.ask(g, who, "action", tuple(out), self.question)  # (as run() would ask)
+
+    def _options(self, g: GameState, who: int) -> list:
+        plan = self.plan
+        if plan[0] is not g.game:
+            plan = self.plan = (g.game, *window_of(g, self.names))
+        return plan[1](g, who, plan[2])
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == DECLINE:

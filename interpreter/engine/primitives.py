@@ -446,7 +446,7 @@ def offer(g: GameState, env: dict, player: int, action: str) -> None:
     """Give a player a window to take an action, or one of a named window's actions (or
     pass), e.g. a response to a declaration."""
     code = g.game.offer_codes.get(action) or _offer_code(g, action)
-    g.frames.append(Frame(code, {"#who": player}, "block"))
+    code[0].open(g, code, player)
 
 
 def _offer_code(g: GameState, action: str) -> tuple:
