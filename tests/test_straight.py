@@ -416,3 +416,52 @@ def test_straight_code_reads_a_printed_property_inline_and_a_modified_one_as_mod
         {"name": "V", "power": 5, "cost": 6}])
     g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0)
     assert (g.res[0]["costs"], g.res[0]["powers"]) == (1 + 4, 3 + 4)
+
+
+ANSWER = """
+id: answer
+name: a verb offering windows midway through its straight code
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  pile: {visibility: public}
+verbs:
+  declare:
+    params: {player: player}
+    do: |
+      offer(other(player), answer);
+      change(player, got, 1);
+      change(player, got, 10);
+      offer(player, answer);
+      change(player, got, 100)
+setup: "move(deck(other(turn_player)), hand(other(turn_player)))"
+turn:
+  - phase: main
+    do: "declare(you)"
+    actions: [wait]
+actions:
+  answer:
+    card: "hand(player)"
+    do: "move(card, pile(card.owner))"
+  wait:
+    do: "change(you, got, 0)"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_window_offered_midway_holds_the_rest_of_the_code_until_it_closes():
+    """declare runs as straight code (a window with nothing to offer closes at once, with no
+    frame); P2's window opens: the rest waits until P2 answered and the window closed, then
+    runs on (P1's window offers nothing) before the phase's own window."""
+    g = _game(ANSWER, "answer", [{"name": "X"}]).new_state([{}, {"main": ["X"]}], 0)
+    assert (g.decision.player, g.decision.kind) == (1, "action")
+    assert g.res[0]["got"] == 0  # the rest waits for the answer
+    _choose(g, "answer")
+    assert [g.defs[c].name for c in g.zones[ZoneRef("pile", 1)]] == ["X"]
+    assert g.res[0]["got"] == 111
+    assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window

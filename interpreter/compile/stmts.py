@@ -13,7 +13,7 @@ from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
 from interpreter.compile.straight import Leaf, PyGen
 from interpreter.engine import instructions as I
-from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
+from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
 
 _keys = itertools.count()
@@ -66,29 +66,43 @@ class StmtCompiler:
                 self._item(items[i], code)
                 i += 1
 
-    def _run(self, run: tuple, code: list, open_end: bool) -> None:
+    def _run(self, run: tuple, code: list, open_end: bool) -> list:
+        """The run's Straight and its VM instructions; returns its sites (see PyGen). The
+        statements after a window offered (HANDING) are a run again, where the VM goes on
+        when it opened (a response window: some rulesets open one at every declaration)."""
         at = len(code)
         code.append(None)
-        self.sites = []
+        sites = self.sites = []
         try:
-            for s in run:
+            for k, s in enumerate(run):
                 self._item(s, code)
-            make, verbs = PyGen(self, self.sites).function(run)
+                rest = run[k + 1:]
+                if _handing(s) and (len(rest) > 1 or rest and _compound(rest[0])):
+                    sites += self._run(rest, code, open_end)
+                    break
+            make, verbs = PyGen(self, sites).function(run)
         finally:
             self.sites = None
         code[at] = I.Straight(make, verbs, len(code), open_end)
+        return sites
 
-    def straight(self, s: Any) -> bool:
-        """Decision-free: no choice, no timing point, no code started for later."""
+    def straight(self, s: Any, top: bool = True) -> bool:
+        """Decision-free: no choice, no timing point, no code started for later; but a
+        window offered (HANDING) at the top of a run (`top`), where the statements after it
+        are a run again (see _run): not in a block (the rest would go on in the VM)."""
         if isinstance(s, I.Instr):
             return isinstance(s, I.Emit)
         if isinstance(s, A.Call):
-            return s.name not in FRAMING and s.name not in self.deciding
+            return s.name not in FRAMING and s.name not in self.deciding \
+                and (top or s.name not in HANDING)
         if isinstance(s, A.If):
-            return all(map(self.straight, s.then)) and all(map(self.straight, s.orelse))
+            return self._straight_block((*s.then, *s.orelse))
         if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
-            return all(map(self.straight, s.body))
+            return self._straight_block(s.body)
         return isinstance(s, (A.Let, A.Modify))
+
+    def _straight_block(self, stmts: tuple) -> bool:
+        return all(self.straight(s, False) for s in stmts)
 
     def _item(self, s: Any, code: list) -> None:
         if isinstance(s, I.Instr):
@@ -114,6 +128,8 @@ class StmtCompiler:
         fn, values = self.call_parts(s)
         if s.name in PRIMITIVES:
             code.append(I.Exec(self.exprs.compile_call(fn, values)))
+            if s.name in HANDING and self.sites is not None:  # (it may hand over: a verb call)
+                self.sites.append(len(code))
         else:
             code.append(I.CallVerb(s.name, self.exprs.compile_params(
                 self.names.params_of(s.name) or (), values)))
@@ -209,6 +225,10 @@ class StmtCompiler:
 
 def _framing(s: Any) -> bool:
     return isinstance(s, A.Call) and s.name in FRAMING
+
+
+def _handing(s: Any) -> bool:
+    return isinstance(s, A.Call) and s.name in HANDING
 
 
 def _compound(s: Any) -> bool:

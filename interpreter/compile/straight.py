@@ -8,10 +8,11 @@ game's caller of it (vm.callers, as vm.call_verb), which runs a verb whose body 
 such a function without a frame.
 
 The run's VM instructions follow its Straight instruction. When a verb call leaves code to
-run first (a card replaces the verb, or the verb decides), the function hands over: it
-stores each enclosing loop's position in the env as the loop instructions keep it and
-returns the index of the instruction after that call, where the VM goes on once that code
-has run, exactly as if the whole run had been VM instructions.
+run first (a card replaces the verb, or the verb decides), or a window it offered opened
+(primitives.HANDING), the function hands over: it stores each enclosing loop's position in
+the env as the loop instructions keep it and returns the index of the instruction after
+that call, where the VM goes on once that code has run, exactly as if the whole run had
+been VM instructions.
 
 A call of a leaf verb (one calling primitives and leaf verbs only: see Leaf) runs inline
 when the game finds it plain (Game.plain_verbs: nothing to look at first), with no caller, no
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.compile.exprs import Const, Fn, _Generator, _impure
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
-from interpreter.engine.primitives import FRAMING, PRIMITIVES, Param
+from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body
 
 def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     if isinstance(s, A.Call):
-        return s.name in leaves if s.name not in PRIMITIVES else s.name not in FRAMING
+        return s.name in leaves if s.name not in PRIMITIVES \
+            else s.name not in FRAMING and s.name not in HANDING
     if isinstance(s, A.If):
         return all(_leaf_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
     if isinstance(s, (A.ForEach, A.Let)):
@@ -180,13 +182,16 @@ class PyGen:
                 self._line(depth, f"g.game.{_MADE_PER_GAME[s.name]}[{items[1]}](g, env"
                                   f"{''.join(', ' + i for i in items)})")
                 return
-            self._line(depth, f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})")
+            call = f"{self.gen.const(fn)}(g, env{''.join(', ' + i for i in items)})"
+            if s.name in HANDING:  # (it may leave code to run first: as a verb call)
+                self._hand_over(f"if {call}:", depth)
+            else:
+                self._line(depth, call)
             return
         if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
             self._inline(self.owner.leaves[s.name], values, depth)
             return
         self.verbs.add(s.name)
-        self.calls += 1
         params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
         inline = self.owner.leaves.get(s.name)
         if inline is not None:
@@ -195,7 +200,13 @@ class PyGen:
             self._line(depth, "else:")
             depth += 1
         # (vm.call_verb, inlined: the game's caller of the verb)
-        self._line(depth, f"if g.game.callers[{s.name!r}](g, {params}, env):")
+        self._hand_over(f"if g.game.callers[{s.name!r}](g, {params}, env):", depth)
+
+    def _hand_over(self, test: str, depth: int) -> None:
+        """A call that may leave code to run first (`test`, true when it did): then hand
+        over to the run's VM instructions, after the call."""
+        self.calls += 1
+        self._line(depth, test)
         for key, position in self.loops:
             self._line(depth + 1, f"env[{key!r}] = {position}")
         self._line(depth + 1, f"return {next(self.sites)}")

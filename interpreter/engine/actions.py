@@ -235,19 +235,21 @@ class Offer(Instr):
         out.append(DECLINE)
         vm.ask(g, who, "action", tuple(out), self.question)
 
-    def open(self, g: GameState, code: tuple, who: int) -> None:
+    def open(self, g: GameState, code: tuple, who: int) -> bool:
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
-        of some rulesets offer a window that is empty)."""
+        of some rulesets offer a window that is empty). True when a frame was left."""
         if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
-            return
+            return True
         out = self._options(g, who)
-        if out:
-            g.frames.append(Frame(code, {"#who": who}, "block"))
-            out.append(DECLINE)
-            vm.ask(g, who, "action", tuple(out), self.question)  # (as run() would ask)
+        if not out:
+            return False
+        g.frames.append(Frame(code, {"#who": who}, "block"))
+        out.append(DECLINE)
+        vm.ask(g, who, "action", tuple(out), self.question)  # (as run() would ask)
+        return True
 
     def _options(self, g: GameState, who: int) -> list:
         plan = self.plan

@@ -442,11 +442,11 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
         vm.check_end(g, "@host")
 
 
-def offer(g: GameState, env: dict, player: int, action: str) -> None:
+def offer(g: GameState, env: dict, player: int, action: str) -> bool:
     """Give a player a window to take an action, or one of a named window's actions (or
-    pass), e.g. a response to a declaration."""
+    pass), e.g. a response to a declaration. True when the window is left to run (HANDING)."""
     code = g.game.offer_codes.get(action) or _offer_code(g, action)
-    code[0].open(g, code, player)
+    return code[0].open(g, code, player)
 
 
 def _offer_code(g: GameState, action: str) -> tuple:
@@ -482,7 +482,10 @@ def run(g: GameState, env: dict, card: Any) -> None:
 
 # primitives that start code (a frame) to run after them, or drop running code: only the last
 # statement of a decision-free run may be one of them (compile/straight.py)
-FRAMING = frozenset({"offer", "cancel", "resolve", "run"})
+FRAMING = frozenset({"cancel", "resolve", "run"})
+# primitives that may start code to run after them, returning True when they did: a
+# decision-free run goes on after one as after a verb call, handing over when it did
+HANDING = frozenset({"offer"})
 
 P = Param
 PRIMITIVES: dict[str, Primitive] = {
