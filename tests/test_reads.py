@@ -48,6 +48,25 @@ def test_a_draw_keeps_what_was_found(kannagi):
     assert not g.unchanged(clean, kannagi.rule_reads[0])  # POWER_ZERO looks again
 
 
+def test_the_state_rules_asked_again_are_those_a_change_reached(kannagi):
+    """vm._fire_state_rules asks only the rules whose reads changed since they last found
+    nothing (all of them in a state never checked; an untracked rule every time)."""
+    rules = kannagi.ruleset.state_rules
+    marks = dict.fromkeys(kannagi.read_channels, 3)
+
+    def asked(since: int = 3, changed=kannagi.rules_changed) -> list[str]:
+        return [r.id for r in changed(marks, since)]
+
+    assert asked() == []
+    assert asked(-1) == [r.id for r in rules]
+    marks["possessions"] = 4
+    assert asked() == ["LOST_HOST"]
+    marks["field"] = 4
+    assert asked() == ["POWER_ZERO", "LOST_HOST", "SEASON_LEFT", "KAMI"]
+    untracked = vm.rules_changed(((rules[0], None), (rules[1], ())))
+    assert asked(5, untracked) == ["POWER_ZERO"]
+
+
 @pytest.mark.parametrize("text", ["count(field(you) where playable(it)) > 0", "random(6) == 1"])
 def test_a_read_the_engine_cannot_follow_is_never_kept(kannagi, text):
     names = ruleset_names(kannagi.ruleset.raw)

@@ -112,6 +112,7 @@ class Game:
 
         self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
         self.rules_with_reads = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
+        self.rules_changed = vm.rules_changed(self.rules_with_reads)  # see vm._fire_state_rules
         self.any_rule_reads = None if None in self.rule_reads \
             else tuple(sorted(set().union(*self.rule_reads)))  # by any state rule
         # what the win/loss rules read: a change elsewhere cannot end the game

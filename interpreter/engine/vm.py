@@ -338,22 +338,34 @@ def _fire_state_rules(g: GameState) -> bool:
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
     while nothing it reads changed since all of them last found nothing."""
-    game, clean = g.game, g.rules_at
-    if g.unchanged(clean, game.any_rule_reads):  # nothing any rule reads
-        g.rules_at = g.version
-        return False
-    rules = []
-    for rule, reads in game.rules_with_reads:  # (a loop: a comprehension is a call of its own)
-        if not g.unchanged(clean, reads):
-            rules.append(rule)
-    for penv in game.player_envs:  # (read-only: an expression writes no variable)
-        for rule in rules:
-            found = as_cards(g, rule.each(g, penv))
-            if found:
-                g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
-                return True
+    game = g.game
+    changed = game.rules_changed  # (see instructions.Straight.run)
+    rules = changed(g.marks, g.rules_at)
+    if rules:
+        for penv in game.player_envs:  # (read-only: an expression writes no variable)
+            for rule in rules:
+                found = as_cards(g, rule.each(g, penv))
+                if found:
+                    g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
+                    return True
     g.rules_at = g.version
     return False
+
+
+def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple]:
+    """`changed(marks, since)`: the state rules something they read changed on after version
+    `since` (as GameState.unchanged: every rule when `since` < 0 or its reads are untracked),
+    as one generated function (GameState.unchanged per rule: a call and a loop each)."""
+    tests = []
+    for i, (_rule, reads) in enumerate(rules_with_reads):
+        test = " or ".join(f"m[{c!r}] > s" for c in reads) if reads is not None else "True"
+        tests.append(f"  if {test or 'False'}:\n    out.append(R{i})")
+    source = "def changed(m, s):\n  if s < 0:\n    return R\n  out = []\n" \
+        + "\n".join(tests) + "\n  return out\n"
+    rules = tuple(rule for rule, _reads in rules_with_reads)
+    namespace = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
+    exec(compile(source, "<state rules changed>", "exec"), namespace)  # noqa: S102
+    return namespace["changed"]
 
 
 def cancel_action(g: GameState) -> None:
