@@ -50,7 +50,8 @@ def check_derived_values(g) -> None:
     for p in g.players:
         assert g.game.score(g, p) == g.game.score(fresh, p), "a kept count or total is stale"
     if g.rules_at == g.version:
-        assert not vm._fire_state_rules(fresh), "a state rule holds that was not acted on"
+        assert not vm._fire_state_rules(fresh, g.game.ruleset.state_rules), \
+            "a state rule holds that was not acted on"
     for until, mask in g.game.clear_masks.items():  # an expiry looks at these cards only
         assert {c for c, x in enumerate(g.flags) if x & mask} <= set(g.expiring.get(until, ())), \
             f"a card in a state lasting until {until} end that its expiry will not see"

@@ -322,8 +322,14 @@ def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
     # asked very often: no call when there are no state rules, or nothing changed since
     # they last found nothing
-    if g.game.ruleset.state_rules and g.rules_at != g.version and _fire_state_rules(g):
-        return True
+    game = g.game
+    if game.ruleset.state_rules and g.rules_at != g.version:
+        changed = game.rules_changed  # (see instructions.Straight.run)
+        rules = changed(g.marks, g.rules_at)
+        if not rules:  # nothing they read changed since they last found nothing
+            g.rules_at = g.version
+        elif _fire_state_rules(g, rules):
+            return True
     if g.pending or g.queue and not _resolving(g):
         if g.seen is not None and repetition.loop_returned(g):
             return False
@@ -332,40 +338,44 @@ def settle_point(g: GameState) -> bool:
     return False
 
 
-def _fire_state_rules(g: GameState) -> bool:
+def _fire_state_rules(g: GameState, rules: tuple | list) -> bool:
     """Rules that act whenever their condition holds (a power at 0 sends a card away...).
 
     One card at a time: its `do` runs as an effect, then every rule looks again, so a card
     that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
-    while nothing it reads changed since all of them last found nothing."""
-    game = g.game
-    changed = game.rules_changed  # (see instructions.Straight.run)
-    rules = changed(g.marks, g.rules_at)
-    if rules:
-        for penv in game.player_envs:  # (read-only: an expression writes no variable)
-            for rule in rules:
-                found = as_cards(g, rule.each(g, penv))
-                if found:
-                    g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
-                    return True
+    while nothing it reads changed since all of them last found nothing: `rules` are those
+    to ask (Game.rules_changed)."""
+    for penv in g.game.player_envs:  # (read-only: an expression writes no variable)
+        for rule in rules:
+            found = as_cards(g, rule.each(g, penv))
+            if found:
+                g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
+                return True
     g.rules_at = g.version
     return False
 
 
-def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple]:
+def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple | list]:
     """`changed(marks, since)`: the state rules something they read changed on after version
     `since` (as GameState.unchanged: every rule when `since` < 0 or its reads are untracked),
     as one generated function (GameState.unchanged per rule: a call and a loop each)."""
-    tests = []
-    for i, (_rule, reads) in enumerate(rules_with_reads):
-        test = " or ".join(f"m[{c!r}] > s" for c in reads) if reads is not None else "True"
-        tests.append(f"  if {test or 'False'}:\n    out.append(R{i})")
-    source = "def changed(m, s):\n  if s < 0:\n    return R\n  out = []\n" \
-        + "\n".join(tests) + "\n  return out\n"
+    tests = ["def changed(m, s):", "  if s < 0:", "    return R"]
+    reads = [r for _rule, r in rules_with_reads]
+    if None not in reads:  # (each channel any of them reads once, where nothing changed)
+        tests += [f"  if not ({_changed(set().union(*reads))}):", "    return ()"]
+    tests.append("  out = []")
+    for i, r in enumerate(reads):
+        tests += [f"  if {'True' if r is None else _changed(r)}:", f"    out.append(R{i})"]
+    source = "\n".join(tests) + "\n  return out\n"
     rules = tuple(rule for rule, _reads in rules_with_reads)
     namespace = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
     exec(compile(source, "<state rules changed>", "exec"), namespace)  # noqa: S102
     return namespace["changed"]
+
+
+def _changed(channels: Iterable[str]) -> str:
+    """The source of: a change on one of `channels` after version `s` (marks `m`)."""
+    return " or ".join(f"m[{c!r}] > s" for c in sorted(channels)) or "False"
 
 
 def cancel_action(g: GameState) -> None:
