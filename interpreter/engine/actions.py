@@ -228,7 +228,10 @@ class Offer(Instr):
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
         who = f.env["#who"]
-        out = self._options(g, who)
+        plan = self.plan
+        if plan[0] is not g.game:
+            plan = self.plan = (g.game, *window_of(g, self.names))
+        out = plan[1](g, who, plan[2])
         if not out:
             close_window(f)
             return
@@ -243,19 +246,16 @@ class Offer(Instr):
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True
-        out = self._options(g, who)
+        plan = self.plan  # (as run() finds the options)
+        if plan[0] is not g.game:
+            plan = self.plan = (g.game, *window_of(g, self.names))
+        out = plan[1](g, who, plan[2])
         if not out:
             return False
         g.frames.append(Frame(code, {"#who": who}, "block"))
         out.append(DECLINE)
         vm.ask(g, who, "action", tuple(out), self.question)  # (as run() would ask)
         return True
-
-    def _options(self, g: GameState, who: int) -> list:
-        plan = self.plan
-        if plan[0] is not g.game:
-            plan = self.plan = (g.game, *window_of(g, self.names))
-        return plan[1](g, who, plan[2])
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == DECLINE:

@@ -445,7 +445,8 @@ def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
 def offer(g: GameState, env: dict, player: int, action: str) -> bool:
     """Give a player a window to take an action, or one of a named window's actions (or
     pass), e.g. a response to a declaration. True when the window is left to run (HANDING)."""
-    code = g.game.offer_codes.get(action) or _offer_code(g, action)
+    codes = g.game.offer_codes
+    code = codes[action] if action in codes else _offer_code(g, action)
     return code[0].open(g, code, player)
 
 

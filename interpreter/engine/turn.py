@@ -273,7 +273,8 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if vm.settle_point(g):  # the effect's end, as in vm.run: something started
+        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                and vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on
         f.code[f.pc].run(g, f)
