@@ -135,9 +135,13 @@ def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
     if adef.name in guards.get("prohibition", ()) and vm.forbidden(g, adef.name, _fields(env)):
         return False
     for rule_id, cond in adef.requires:
-        if not cond(g, env) and not (vm.permitted(g, rule_id, _fields(env))
-                                     or vm.permitted(g, adef.name, _fields(env))):
-            return False
+        if not cond(g, env):
+            # (no ability of the game could permit it: no call to look for a live one)
+            lifts = guards.get("permission", ())
+            if rule_id not in lifts and adef.name not in lifts \
+                    or not (vm.permitted(g, rule_id, _fields(env))
+                            or vm.permitted(g, adef.name, _fields(env))):
+                return False
     return True
 
 
