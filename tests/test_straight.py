@@ -465,3 +465,27 @@ def test_a_window_offered_midway_holds_the_rest_of_the_code_until_it_closes():
     assert [g.defs[c].name for c in g.zones[ZoneRef("pile", 1)]] == ["X"]
     assert g.res[0]["got"] == 111
     assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window
+
+
+def test_a_loop_goes_on_after_a_window_opened_in_one_of_its_passes():
+    """A window offered in a loop's pass opens: the VM runs the rest of that pass once it
+    closed, then the loop's next passes (as straight code again), each in order."""
+    rounds = ANSWER.replace('''      offer(other(player), answer);
+      change(player, got, 1);
+      change(player, got, 10);
+      offer(player, answer);
+      change(player, got, 100)''', '''      repeat 3 {
+        change(player, got, 1);
+        offer(other(player), answer);
+        change(player, got, 10)
+      }''')
+    g = _game(rounds, "answer", [{"name": "X"}, {"name": "Y"}]).new_state(
+        [{}, {"main": ["X", "Y"]}], 0)
+    assert (g.decision.player, g.res[0]["got"]) == (1, 1)  # the first pass waits
+    _choose(g, "X")
+    assert (g.decision.player, g.res[0]["got"]) == (1, 1)  # the window reopens (Y left)
+    _choose(g, "pass")
+    assert (g.decision.player, g.res[0]["got"]) == (1, 12)  # the second pass waits
+    _choose(g, "Y")  # the window closes (nothing left), the last pass offers nothing
+    assert g.res[0]["got"] == 33
+    assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window

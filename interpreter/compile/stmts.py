@@ -86,23 +86,18 @@ class StmtCompiler:
         code[at] = I.Straight(make, verbs, len(code), open_end)
         return sites
 
-    def straight(self, s: Any, top: bool = True) -> bool:
+    def straight(self, s: Any) -> bool:
         """Decision-free: no choice, no timing point, no code started for later; but a
-        window offered (HANDING) at the top of a run (`top`), where the statements after it
-        are a run again (see _run): not in a block (the rest would go on in the VM)."""
+        window offered (HANDING), after which the run goes on, handing over when it opened."""
         if isinstance(s, I.Instr):
             return isinstance(s, I.Emit)
         if isinstance(s, A.Call):
-            return s.name not in FRAMING and s.name not in self.deciding \
-                and (top or s.name not in HANDING)
+            return s.name not in FRAMING and s.name not in self.deciding
         if isinstance(s, A.If):
-            return self._straight_block((*s.then, *s.orelse))
+            return all(map(self.straight, s.then)) and all(map(self.straight, s.orelse))
         if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
-            return self._straight_block(s.body)
+            return all(map(self.straight, s.body))
         return isinstance(s, (A.Let, A.Modify))
-
-    def _straight_block(self, stmts: tuple) -> bool:
-        return all(self.straight(s, False) for s in stmts)
 
     def _item(self, s: Any, code: list) -> None:
         if isinstance(s, I.Instr):
@@ -183,20 +178,29 @@ class StmtCompiler:
         return f"{self.context}: " if self.context else ""
 
     def _foreach(self, s: A.ForEach, code: list) -> None:
-        self._loop(self.exprs.compile(s.source), False, s.name, s.body, code)
+        self._loop(s, self.exprs.compile(s.source), False, s.name, code)
 
     def _repeat(self, s: A.Repeat, code: list) -> None:
-        self._loop(self.exprs.compile(s.count), True, None, s.body, code)
+        self._loop(s, self.exprs.compile(s.count), True, None, code)
 
-    def _loop(self, source: Fn, count: bool, name: str | None, body: A.Body, code: list) -> None:
+    def _loop(self, s: A.ForEach | A.Repeat, source: Fn, count: bool, name: str | None,
+              code: list) -> None:
+        """A loop's instructions. In a run's, once a pass is over the VM goes on with the
+        next ones as a function (PyGen.rest), not an IterNext: a hand-over in a loop (a window
+        that opened) leaves no more than that pass to the VM."""
         key = f"#i{next(_keys)}"
-        if self.sites is not None:
-            self.sites.append(key)
+        sites = self.sites
+        if sites is not None:
+            first = len(sites)
+            sites.append(key)
         head = len(code)
         code.append(None)
-        self._block(body, code)
+        self._block(s.body, code)
         end = len(code) + 1
-        code.append(I.IterNext(key, name, head + 1, end))
+        if sites is None:
+            code.append(I.IterNext(key, name, head + 1, end))
+        else:
+            code.append(I.Straight(*PyGen(self, sites[first:]).rest(s, key), end, False))
         code[head] = I.IterInit(key, source, count, name, end)
 
     def _let(self, s: A.Let, code: list) -> None:

@@ -122,6 +122,23 @@ class PyGen:
         """A maker of the run's function (Python compiles it on the first run: a game runs
         only part of its code, and a game is built at every start), and the verbs it calls."""
         self._block(run, 1)
+        return self._made()
+
+    def rest(self, s: A.ForEach | A.Repeat, key: str) -> tuple[Callable[[], Fn], frozenset[str]]:
+        """The passes of a loop in a run after the one the VM runs (its items and next pass
+        in the env under `key`, as IterNext finds them): where the VM goes on with the loop
+        after a hand-over in it (see StmtCompiler._loop), as a function of its own."""
+        n = len(self.lines)
+        self._line(1, f"_s{n}, _i{n} = env[{key!r}]")
+        if isinstance(s, A.ForEach):
+            self._loop(n, s, 1, f"_c{n}", f"_s{n}[_i{n}:]", f"enumerate(_s{n}[_i{n}:], _i{n})",
+                       f"(_s{n}, _n{n} + 1)")
+        else:
+            passes = f"range(_i{n}, len(_s{n}))"
+            self._loop(n, s, 1, "_", passes, passes, f"(_s{n}, _n{n} + 1)")
+        return self._made()
+
+    def _made(self) -> tuple[Callable[[], Fn], frozenset[str]]:
         if next(self.sites, None) is not None:
             raise AssertionError("a run's function and its instructions disagree")
         source = "".join(self.lines)
