@@ -185,9 +185,9 @@ class StmtCompiler:
 
     def _loop(self, s: A.ForEach | A.Repeat, source: Fn, count: bool, name: str | None,
               code: list) -> None:
-        """A loop's instructions. In a run's, once a pass is over the VM goes on with the
-        next ones as a function (PyGen.rest), not an IterNext: a hand-over in a loop (a window
-        that opened) leaves no more than that pass to the VM."""
+        """A loop's instructions. In a run's, when its body may hand over, once a pass is over
+        the VM goes on with the next ones as a function (PyGen.rest), not an IterNext: a
+        hand-over in a loop (a window that opened) leaves no more than that pass to the VM."""
         key = f"#i{next(_keys)}"
         sites = self.sites
         if sites is not None:
@@ -197,7 +197,7 @@ class StmtCompiler:
         code.append(None)
         self._block(s.body, code)
         end = len(code) + 1
-        if sites is None:
+        if sites is None or len(sites) == first + 1:  # (nothing in it hands over)
             code.append(I.IterNext(key, name, head + 1, end))
         else:
             code.append(I.Straight(*PyGen(self, sites[first:]).rest(s, key), end, False))

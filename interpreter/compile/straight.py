@@ -12,7 +12,7 @@ run first (a card replaces the verb, or the verb decides), or a window it offere
 (primitives.HANDING), the function hands over: it stores each enclosing loop's position in
 the env as the loop instructions keep it and returns the index of the instruction after
 that call, where the VM goes on once that code has run, exactly as if the whole run had
-been VM instructions.
+been VM instructions (but for a loop's next passes, a function again: PyGen.rest).
 
 A call of a leaf verb (one calling primitives and leaf verbs only: see Leaf) runs inline
 when the game finds it plain (Game.plain_verbs: nothing to look at first), with no caller, no
