@@ -139,6 +139,8 @@ def test_compiled_selections_offer_what_the_rules_allow(ruleset: str):
     game = interpreter.load_game(ruleset)
     windows = [p.actions for p in game.ruleset.phases if p.actions]
     windows += [w.actions for w in game.ruleset.windows.values()]
+    windows += [names for names in game.ruleset.selections if names not in windows]  # offered
+    assert all(names in game.ruleset.selections for names in windows)
     rng = random.Random(7)
     checked = 0
     for seed in range(4):

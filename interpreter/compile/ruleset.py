@@ -290,9 +290,11 @@ class RulesetBuilder:
             for name, (cards, rules) in self.selections.items():
                 rs.actions[name] = replace(rs.actions[name], select=exprs.compile_selection(
                     name, cards, rules, visibility))
-            windows = [*(p.actions for p in rs.phases), *(w.actions for w in rs.windows.values())]
+            windows = [*(p.actions for p in rs.phases), *(w.actions for w in rs.windows.values()),
+                       *((name,) for name in sorted(self.compiler.offered) if name in rs.actions)]
             for names in dict.fromkeys(windows):
-                if names:  # every action of a window in one function (ExprCompiler.compile_window)
+                if names:  # every action of a window in one function (ExprCompiler.compile_window;
+                    # an action offered alone too: see primitives.offer)
                     rs.selections[names] = exprs.compile_window(
                         [(rs.actions[n], self.selections.get(n)) for n in names],
                         visibility)

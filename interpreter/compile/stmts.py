@@ -31,6 +31,7 @@ class StmtCompiler:
         self.leaves: dict[str, Leaf] = {}  # verbs their callers' generated code runs inline
         self.modified: set[str] = set()  # properties some text modifies (others read faster)
         self.deciding: set[str] = set()  # verbs known to decide (or to start other code)
+        self.offered: set[str] = set()  # actions a primitive names (offer(player, ACTION))
         # while compiling a run's VM instructions: what its function needs to hand over to
         # them midway (each loop's env key; after each verb call, where the VM goes on)
         self.sites: list | None = None
@@ -123,6 +124,9 @@ class StmtCompiler:
         fn, values = self.call_parts(s)
         if s.name in PRIMITIVES:
             code.append(I.Exec(self.exprs.compile_call(fn, values)))
+            bound = self.bind(s, PRIMITIVES[s.name].params)
+            self.offered.update(v.value for p in PRIMITIVES[s.name].params
+                                if p.type == "action" and isinstance(v := bound.get(p.name), Const))
             if s.name in HANDING and self.sites is not None:  # (it may hand over: a verb call)
                 self.sites.append(len(code))
         else:
