@@ -16,7 +16,6 @@ import ast as pyast
 import contextlib
 import dataclasses
 import operator
-import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -246,8 +245,8 @@ class ExprCompiler:
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them): set while compiling action selections
         self.printed: dict[str, str] = {}
-        # the same, kept once known (every card compiled), for code made later: straight code
-        # and the expressions compiled before the cards (printed_reads)
+        # the same, kept once known (every card compiled), for code made later: see
+        # compile/straight.py
         self.printed_later: dict[str, str] = {}
         # the variables every env that runs the code being compiled holds (see compile_card)
         self.bound: frozenset[str] = _ENGINE_VARS
@@ -555,8 +554,6 @@ class _Generator:
         if any("R[" in line for line in lines):  # (not read: a store saved at every call)
             lines.insert(0, "R = g.game.readers")
         source = f"def _expr({args}):\n" + "".join(f"    {line}\n" for line in lines)
-        if "R[" in source and not self.owner.printed_later:  # compiled before the cards
-            return _printed_later(source, args, self.namespace, self.owner.printed_later)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         return self.namespace["_expr"]
 
@@ -884,33 +881,3 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "random": lambda a: f"_random(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
 }
-
-
-# a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
-_READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
-
-
-def printed_reads(source: str, printed: dict[str, str]) -> str:
-    """The source with each read of a property no text modifies (`printed`, known once every
-    card is compiled) as its printed value inline, as the action selections read it."""
-    def inline(read: re.Match) -> str:
-        found = printed.get(read.group(1)[1:-1])
-        return read.group(0) if found is None else found.format(c=read.group(2))
-    return _READ.sub(inline, source) if printed else source
-
-
-def _printed_later(source: str, args: str, namespace: dict, printed: dict[str, str]) -> Fn:
-    """A function compiled before the cards (the ruleset's code): its first call makes its code
-    again with printed_reads, once they are known, and that code replaces its own (whoever
-    holds the function runs the new code from then on)."""
-    def remake(*values: Any) -> Any:
-        exec(compile(printed_reads(source, printed), "<effect expression>", "exec"), namespace)  # noqa: S102
-        stub.__code__ = namespace["_expr"].__code__
-        namespace["_expr"] = stub
-        return stub(*values)
-
-    namespace["_remake"] = remake
-    exec(compile(f"def _expr({args}):\n    return _remake({args})\n", "<effect expression>",  # noqa: S102
-                 "exec"), namespace)
-    stub = namespace["_expr"]
-    return stub
