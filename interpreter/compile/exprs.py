@@ -199,6 +199,15 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+def modified_source(name: str, printed: str) -> str:
+    """Python source reading a number property some text modifies of card `{c}`: `printed`
+    (its printed read, as exprs.printed holds) when the modifiers are indexed for this state
+    version and the card has none (most reads: one lookup, no call), else its reader (which
+    indexes them, then applies the card's). For a property without formula or clamping."""
+    return (f"({printed} if g.mod_index[0] == g.version and {{c}} not in g.mod_index[2] "
+            f"else R[{name!r}](g, {{c}}))")
+
+
 def _remember(g: GameState, key: tuple, value: Any) -> Any:
     """Keep a value for this state version; not while static modifiers are being computed
     (reads see printed values then, which later reads in the same version must not reuse)."""

@@ -217,7 +217,7 @@ class Game:
         lines.append(f"value = g.defs[cid].printed[{index}]" if pdef.formula is None
                      else "value = formula(g, {'it': cid})")
         modifiers = """index = g.mod_index
-if index is None or index[0] != g.version:
+if index[0] != g.version:
     index = g.index_mods()
 mods = index[2].get(cid)
 if mods and name in mods:
@@ -278,6 +278,7 @@ if mods and name in mods:
             if cached[1] is not STATICS_PENDING and g.unchanged(cached[0], self.static_reads):
                 g._statics = (g.version, cached[1])  # nothing they read changed: kept
                 return cached[1]
+        index = g.mod_index  # (of the modifiers before: see below)
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
         for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
@@ -290,8 +291,10 @@ if mods and name in mods:
                     continue
                 for t in vm.as_cards(g, target(g, env)):
                     out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+        if cached is not None and cached[1] is not STATICS_PENDING and cached[1] == out:
+            out = cached[1]  # the same modifiers: their index holds (GameState.index_mods)
         g._statics = (g.version, out)
-        g.mod_index = None  # (made while they were computed: without them)
+        g.mod_index = index  # (the one made while they were computed is without them)
         return out
 
     # ---------- building a match ----------

@@ -103,6 +103,7 @@ class _EveryEvent:
 EVERY_EVENT = _EveryEvent()
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
+NO_MOD_INDEX = (-1, object(), {})  # GameState.mod_index when there is none (for no version)
 
 
 class GameState:
@@ -167,8 +168,9 @@ class GameState:
         self.clean_at = -1
         self.rules_at = -1  # the version at which the state rules last found nothing to do
         # (version, static modifiers, card -> property -> modifiers): see mods_of (by card
-        # first: most cards read have none, found with one lookup and no key to build)
-        self.mod_index: tuple[int, dict | None, dict] | None = None
+        # first: most cards read have none, found with one lookup and no key to build; never
+        # None: generated code reads it inline, see compile/exprs.py modified_source)
+        self.mod_index: tuple[int, Any, dict] = NO_MOD_INDEX
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = dict.fromkeys(game.read_channels, -1)
         # phase | turn -> the cards given a state that ends with it since it last ended (an
@@ -258,7 +260,7 @@ class GameState:
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
         g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
-        g.clean_at, g.rules_at, g.mod_index = -1, -1, None
+        g.clean_at, g.rules_at, g.mod_index = -1, -1, NO_MOD_INDEX
         g.marks = dict(self.marks)
         g.expiring = {k: list(v) for k, v in self.expiring.items()}
         return g
@@ -274,7 +276,7 @@ class GameState:
     def forget_derived(self) -> None:
         """The cards were dealt again (a determinized world): nothing kept holds."""
         self.version += 1
-        self._statics, self.mod_index, self.rules_at = None, None, -1
+        self._statics, self.mod_index, self.rules_at = None, NO_MOD_INDEX, -1
 
     def unchanged(self, since: int, channels: tuple[str, ...] | None) -> bool:
         """No change landed on these channels after version `since` (None: untracked). They
@@ -321,7 +323,7 @@ class GameState:
         """The modifiers of one property of one card, (op, value, stamp): those of `modify`
         first, then static ones."""
         index = self.mod_index
-        if index is None or index[0] != self.version:
+        if index[0] != self.version:
             index = self.index_mods()
         mods = index[2].get(cid)
         return mods.get(prop) if mods else None
@@ -332,8 +334,7 @@ class GameState:
         reads see none: it drops the index it made then)."""
         statics = self.game.static_mods(self) if self.game.has_statics else None
         index = self.mod_index
-        if index is not None and index[1] is statics \
-                and self.marks["@mods"] <= index[0]:
+        if index[1] is statics and self.marks["@mods"] <= index[0]:
             by_card = index[2]  # still the same modifiers
         else:
             by_card = {}
