@@ -56,3 +56,22 @@ def test_a_modified_property_read_inline_follows_its_modifiers(ucb, ucb_decks):
     assert check() == before
     primitives.set_state(g, env, (before[0],), "reversed")  # its power cannot be seen now
     assert before[0] not in check()
+
+
+def test_modifiers_apply_in_the_rulesets_order_whatever_added_them(ucb, ucb_decks, monkeypatch):
+    """`=` first, then `+=`, then `-=` (ucb's modifier_order), the oldest first within each:
+    a static ability's `=` comes before a `modify`'s `+=` added earlier."""
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    card = g.zones[ZoneRef("hand", 0)][0]
+    statics = {(card, "power"): [("=", 7, 0)]}  # as Game.static_mods finds them
+    monkeypatch.setattr(g.game, "static_mods", lambda g: statics)
+    _modify(g, card, "+=", 2)
+    assert g.get(card, "power") == 9
+    _modify(g, card, "-=", 4)
+    assert g.get(card, "power") == 5
+    g.mods.clear()
+    _modify(g, card, "-=", 3)
+    _modify(g, card, "=", 1)  # (a later `=` of `modify` wins over the static's)
+    g.version += 1
+    statics = {(card, "power"): [("+=", 4, 0), ("=", 7, 0)]}
+    assert g.get(card, "power") == 1 + 4 - 3

@@ -52,7 +52,7 @@ class Game:
                 self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
                 self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
         self.state_marks = {name: f"state:{name}" for name in ruleset.states}
-        self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
+        self.op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
         self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
@@ -221,7 +221,14 @@ if index[0] != g.version:
     index = g.index_mods()
 mods = index[2].get(cid)
 if mods and name in mods:
-    value = apply(value or 0, mods[name])"""  # (g.mods_of, inlined)
+    value = value or 0
+    for op, amount, _stamp in mods[name]:
+        if op == "=":
+            value = amount
+        elif op == "+=":
+            value += amount
+        else:
+            value -= amount"""  # (g.mods_of, inlined; the modifiers in order: index_mods)
         # with static abilities in the game there may be modifiers at any time
         lines.append(modifiers if self.has_statics
                      else "if g.mods:\n" + modifiers.replace("\n", "\n    ").join(["    ", ""]))
@@ -231,7 +238,7 @@ if mods and name in mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "formula": pdef.formula, "apply": self.apply_modifiers}
+        namespace = {"name": pdef.name, "formula": pdef.formula}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
@@ -258,18 +265,6 @@ if mods and name in mods:
         return (zone or g.zone_of[cid].name) in (ability.zones or self.ability_zone_set)
 
     # ---------- modifiers ----------
-    def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
-        if len(mods) > 1:  # (one modifier, the usual case, needs no order)
-            mods = sorted(mods, key=lambda m: (self._op_rank.get(m[0], 9), m[2]))
-        for op, amount, _stamp in mods:
-            if op == "=":
-                value = amount
-            elif op == "+=":
-                value += amount
-            else:
-                value -= amount
-        return value
-
     def static_mods(self, g: GameState) -> dict:
         cached = g._statics
         if cached is not None:

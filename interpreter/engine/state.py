@@ -320,8 +320,8 @@ class GameState:
         return value
 
     def mods_of(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
-        """The modifiers of one property of one card, (op, value, stamp): those of `modify`
-        first, then static ones."""
+        """The modifiers of one property of one card, (op, value, stamp), in the order they
+        apply (the ruleset's modifier_order, then the oldest first)."""
         index = self.mod_index
         if index[0] != self.version:
             index = self.index_mods()
@@ -337,11 +337,20 @@ class GameState:
         if index[1] is statics and self.marks["@mods"] <= index[0]:
             by_card = index[2]  # still the same modifiers
         else:
-            by_card = {}
+            by_card, several = {}, []
             for c, p, op, v, _u, s in self.mods:
-                by_card.setdefault(c, {}).setdefault(p, []).append((op, v, s))
-            for (c, p), mods in (statics or {}).items():
-                by_card.setdefault(c, {}).setdefault(p, []).extend(mods)
+                mods = by_card.setdefault(c, {}).setdefault(p, [])
+                mods.append((op, v, s))
+                if len(mods) == 2:
+                    several.append(mods)
+            for (c, p), more in (statics or {}).items():
+                mods = by_card.setdefault(c, {}).setdefault(p, [])
+                mods.extend(more)
+                if len(mods) > 1 and len(mods) - len(more) < 2:  # (not there yet)
+                    several.append(mods)
+            rank = self.game.op_rank  # (application order: readers apply them as they come)
+            for mods in several:
+                mods.sort(key=lambda m: (rank.get(m[0], 9), m[2]))
         index = self.mod_index = (self.version, statics, by_card)
         return index
 
