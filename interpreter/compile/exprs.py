@@ -758,7 +758,17 @@ class _Generator:
                 return f"({a} not in {self.const(frozenset({None, v, (v,)}))})"
             if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
-            return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
+            helper = "_eq" if op == "==" else "_ne"
+            cards = [x for x in (a, b) if x == "it" or x in self.locals.values()]
+            if len(cards) == 2:  # `it != card`: two cards, ints
+                return f"({a} {op} {b})"
+            if cards and not self.iterable:  # a card against a card, or a one-card tuple
+                self.count += 1
+                c, y, other = cards[0], f"_y{self.count}", b if cards[0] == a else a
+                return f"({c} {op} {y} if type({y} := {other}) is int else {c} {op} {y}[0] " \
+                       f"if type({y}) is tuple and len({y}) == 1 and type({y}[0]) is int " \
+                       f"else {helper}({c}, {y}))"  # (no call either)
+            return f"{helper}({a}, {b})"
         return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
 
     def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
@@ -779,13 +789,6 @@ class _Generator:
 
     def cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """Source for a value used as cards; a zone call reads the zone's list directly."""
-        self.iterable += 1
-        try:
-            return self._cards(n, in_filter, local_it)
-        finally:
-            self.iterable -= 1
-
-    def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         if isinstance(n, A.Call) and n.name in self.names.zones:
             ref = self.expr(n, in_filter, local_it)
             if self.names.zones[n.name] if not n.args \
@@ -799,7 +802,11 @@ class _Generator:
 
     def _filter_loop(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
-        source = self.cards(n.source, in_filter, local_it)
+        self.iterable += 1  # (a comprehension's iterable: no `:=` anywhere in it)
+        try:
+            source = self.cards(n.source, in_filter, local_it)
+        finally:
+            self.iterable -= 1
         if n.name is None:
             return f"for it in {source} if {self.per_candidate(n.cond, True, True)}"
         outer = self.locals.get(n.name)
@@ -865,6 +872,9 @@ class _Generator:
                 return f"tuple({cards}[:{1 if k is None else max(k.value, 0)}])"
             return f"tuple({cards}[:max(single({self.sub(k, in_filter, local_it)}) or 0, 0)])"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
+        if n.name == "playable" and (args[0] == "it" or args[0] in self.locals.values()):
+            # a card (an int) without a condition of its own, the usual case: no call
+            return f"(g.defs[{args[0]}].condition is None or _playable(g, {args[0]}))"
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
