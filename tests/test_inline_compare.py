@@ -47,3 +47,14 @@ def test_playable_asks_only_cards_with_a_condition():
     held, opponent[:] = list(opponent), []
     assert ids[0] not in playable(g, env) and ids[1] in playable(g, env)
     opponent[:] = held
+
+
+def test_arithmetic_on_values_of_any_shape(ucb, ucb_decks):
+    """`+`, `-`, `*`: ints inline; a one-element selection reads as its value, a value that
+    cannot be seen (None) makes the result None, as the helpers do."""
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    exprs = {op: _compile(ucb, f"a {op} b") for op in "+-*"}
+    for a, b, results in [(7, 3, (10, 4, 21)), ((7,), 3, (10, 4, 21)), (7, (3,), (10, 4, 21)),
+                          (None, 3, (None,) * 3), (7, None, (None,) * 3), (-2, 5, (3, -7, -10))]:
+        env = {**vm.effect_env(g, None, 0), "a": a, "b": b}
+        assert tuple(exprs[op](g, env) for op in "+-*") == results, (a, b)

@@ -769,6 +769,11 @@ class _Generator:
                        f"if type({y}) is tuple and len({y}) == 1 and type({y}[0]) is int " \
                        f"else {helper}({c}, {y}))"  # (no call either)
             return f"{helper}({a}, {b})"
+        if op in ("+", "-", "*") and not self.iterable:  # ints inline; the rest: the helper
+            self.count += 1
+            w, v, k = f"_w{self.count}", f"_u{self.count}", self.const(_BINARY[op])
+            return f"({w} {op} {v} if type({w} := {a}) is type({v} := {b}) is int " \
+                   f"else {k}({w}, {v}))"
         return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
 
     def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
@@ -872,6 +877,10 @@ class _Generator:
                 return f"tuple({cards}[:{1 if k is None else max(k.value, 0)}])"
             return f"tuple({cards}[:max(single({self.sub(k, in_filter, local_it)}) or 0, 0)])"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
+        if n.name == "other" and not self.iterable:  # a player number: no call
+            self.count += 1
+            p = f"_h{self.count}"
+            return f"(g.game.opponent[{p}] if type({p} := {args[0]}) is int else _other(g, {p}))"
         if n.name == "playable" and (args[0] == "it" or args[0] in self.locals.values()):
             # a card (an int) without a condition of its own, the usual case: no call
             return f"(g.defs[{args[0]}].condition is None or _playable(g, {args[0]}))"
