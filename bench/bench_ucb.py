@@ -1,6 +1,6 @@
 """UCB throughput on one core, as ratios against baselines measured in the same run.
 
-Run: python bench/bench_ucb.py [--matches N] [--passes P] [--profile]
+Run: python bench/bench_ucb.py [--matches N] [--chunks C] [--passes P] [--profile]
 
 - hand-written: bench/handwritten_ucb.py, a plain-Python UCB simulator (vanilla characters);
 - interpreter, vanilla: the same 40-card deck (bench/vanilla.yaml, four of each) and the same
@@ -12,7 +12,10 @@ Run: python bench/bench_ucb.py [--matches N] [--passes P] [--profile]
 
 Times are CPU seconds of this process (time.process_time), pinned to one core where the OS
 allows, so other work on the machine disturbs the ratios little. Seeds are fixed: the match
-with seed s shuffles with seed s; the random player draws from its own stream.
+with seed s shuffles with seed s; the random player draws from its own stream. The matches are
+played in chunks (--chunks, default 10) that alternate between the implementations, each chunk
+the same seeds for all three: the vanilla ratio is the median of the chunks' ratios, each taken
+a moment apart, since this machine's speed drifts by +-20-30% between minutes.
 
 The absolute targets were set on the machine of DESIGN.md, where the hand-written simulator
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
@@ -128,27 +131,59 @@ def play_interpreter(game, decks: list[dict], seed: int, run: Run) -> None:
     run.first_wins += g.result.winner == 0
 
 
-def bench_interpreter(game, decks: list[dict], n: int) -> Run:
-    run = Run()
+def bench_interpreter(game, decks: list[dict], n: int, first: int = 0,
+                      run: Run | None = None) -> Run:
+    """Matches with seeds first..first+n-1, added to `run` (a new one by default)."""
+    run = Run() if run is None else run
     start = time.process_time()
-    for seed in range(n):
+    for seed in range(first, first + n):
         play_interpreter(game, decks, seed, run)
-    run.seconds = time.process_time() - start
+    run.seconds += time.process_time() - start
     return run
 
 
-def bench_handwritten(n: int) -> Run:
+def bench_handwritten(n: int, first: int = 0, run: Run | None = None) -> Run:
     deck = handwritten_ucb.vanilla_deck(VANILLA)
-    run = Run()
+    run = Run() if run is None else run
     start = time.process_time()
-    for seed in range(n):
+    for seed in range(first, first + n):
         m = handwritten_ucb.play(deck, seed)
         run.matches += 1
         run.decisions += m.decisions
         run.turns += m.turn
         run.first_wins += m.winner == 0
-    run.seconds = time.process_time() - start
+    run.seconds += time.process_time() - start
     return run
+
+
+@dataclass
+class Paired:
+    """The three implementations' runs, played in chunks that alternate between them (the same
+    seeds in each chunk), and per chunk the vanilla interpreter's time over the hand-written
+    simulator's: the two are measured a moment apart, so the machine's drift between
+    measurements, large here, cancels out of each ratio."""
+
+    hand: Run
+    vanilla: Run
+    sample: Run
+    ratios: list[float]
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.ratios)
+
+
+def bench_paired(van_game, van_decks: list[dict], sample: tuple, n: int, chunks: int) -> Paired:
+    out = Paired(Run(), Run(), Run(), [])
+    size = -(-n // chunks)
+    for first in range(0, n, size):
+        count = min(size, n - first)
+        hand_before, van_before = out.hand.seconds, out.vanilla.seconds
+        bench_handwritten(count, first, out.hand)
+        bench_interpreter(van_game, van_decks, count, first, out.vanilla)
+        bench_interpreter(*sample, count, first, out.sample)
+        out.ratios.append((out.vanilla.seconds - van_before) / (out.hand.seconds - hand_before))
+    return out
 
 
 def vanilla_game():
@@ -206,13 +241,14 @@ def verdict(ok: bool) -> str:
     return "[green]met[/]" if ok else "[red]not met[/]"
 
 
-def results_table(hand: Run, van: Run, sample: Run, texts: float, plain: float) -> Table:
+def results_table(runs: Paired, texts: float, plain: float) -> Table:
     t = Table(title="UCB throughput, one core (baselines measured in this run)")
     for col in ("measurement", "per second", "baseline", "ratio", "target", ""):
         t.add_column(col, justify="left" if col in ("measurement", "baseline") else "right",
                      no_wrap=True)
-    slower = hand.per_second / van.per_second
-    dslower = hand.decisions_per_second / van.decisions_per_second
+    hand, van, sample = runs.hand, runs.vanilla, runs.sample
+    slower = runs.ratio  # (per match: both play the same seeds)
+    dslower = slower * hand.mean(hand.decisions) / van.mean(van.decisions)
     t.add_row("hand-written vanilla: matches", f"{hand.per_second:,.0f}", "", "", "", "")
     t.add_row("hand-written vanilla: decisions", f"{hand.decisions_per_second:,.0f}", "", "", "", "")
     t.add_row("interpreter vanilla: matches", f"{van.per_second:,.1f}", "hand-written",
@@ -262,6 +298,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=1000,
                     help="matches per implementation (default 1000: about a minute in all)")
+    ap.add_argument("--chunks", type=int, default=10,
+                    help="the matches are played in this many chunks, alternating between the "
+                         "implementations (default 10); the vanilla ratio is their median")
     ap.add_argument("--rounds", type=int, default=200, help="passes over the card texts")
     ap.add_argument("--passes", type=int, default=5,
                     help="text measurements (each --rounds long, alternating with plain Lark); "
@@ -273,22 +312,24 @@ def main() -> None:
     pinned = pin_one_core()
     van_game, van_decks = vanilla_game()
     sample = sample_game()
-    play_interpreter(*sample, 10**6, Run())  # warm-up: the first match compiles lazy parts
-    hand = bench_handwritten(args.matches)
-    van = bench_interpreter(van_game, van_decks, args.matches)
-    smp = bench_interpreter(*sample, args.matches)
+    for game, decks in (sample, (van_game, van_decks)):  # warm-up: the first match
+        play_interpreter(game, decks, 10**6, Run())  # compiles lazy parts
+    runs = bench_paired(van_game, van_decks, sample, args.matches, args.chunks)
+    hand, van, smp = runs.hand, runs.vanilla, runs.sample
     text_runs, plain_runs, count = [], [], 0
     for _ in range(args.passes):
         per_second, count = bench_texts(args.rounds)
         text_runs.append(per_second)
         plain_runs.append(bench_plain_lark(args.rounds))
     texts, plain = statistics.median(text_runs), statistics.median(plain_runs)
-    console.print(results_table(hand, van, smp, texts, plain))
+    console.print(results_table(runs, texts, plain))
     console.print(shape_table(hand, van, smp))
     console.print(f"Python {sys.version.split()[0]}, parser backend {backend()}, {pinned}; "
                   f"{args.matches} matches each, {count} card texts x {args.rounds} rounds; "
                   f"texts: median of {args.passes} passes ({min(text_runs):,.0f}-"
-                  f"{max(text_runs):,.0f}/s).")
+                  f"{max(text_runs):,.0f}/s). Vanilla over hand-written: the median of "
+                  f"{len(runs.ratios)} chunks' ratios ({min(runs.ratios):.2f}-"
+                  f"{max(runs.ratios):.2f}).")
     console.print(machine_note(hand, smp, texts))
     gap = abs(hand.mean(hand.decisions) / van.mean(van.decisions) - 1)
     if gap > 0.05:

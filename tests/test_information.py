@@ -127,3 +127,32 @@ def test_the_default_heuristic_counts_the_cards_where_abilities_work_by_default(
     primitives.move(s, env, soul[0], ZoneRef("season", 0))
     primitives.move(s, env, tuple(soul), ZoneRef("field", 1))  # P1's cards, on P2's side
     assert (game.score(s, 0), game.score(s, 1)) == (2 * 5 - 6, 2 * 1 - 6)
+
+
+def test_a_copy_dealt_again_finds_its_new_cards_abilities():
+    """A copy shares the live cards' ability index with its state until its cards are dealt
+    again (forget_derived, as determinize does): then a live card given another identity works
+    with the abilities of that one, and the state it was copied from keeps its own."""
+    from interpreter.engine import vm
+
+    checked = 0
+    for ruleset in files.bundled_ids():
+        s = midgame(ruleset)
+        before = {k: list(v) for k, v in vm.live_statics(s).items()}
+        keyed = s.game.keyed_abilities
+        for cid in s.live_cards():
+            zone = s.zone_of[cid].name
+            other = next((d for d in s.game.pool if d.id != s.defs[cid].id and any(
+                zone in zones for *_, zones in keyed.get(d.id, ()))), None)
+            if other is None:
+                continue
+            copy = s.clone()
+            copy.defs[cid] = other
+            copy.forget_derived()
+            index = vm.live_statics(copy)
+            assert all((cid, idx, ability) in index.get(key, ())
+                       for idx, ability, key, zones in keyed[other.id] if zone in zones)
+            assert vm.live_statics(s) == before
+            checked += 1
+            break
+    assert checked

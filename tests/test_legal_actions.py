@@ -189,6 +189,42 @@ def test_distinct_cards_merges_only_copies_their_player_sees_alike(ruleset: str)
     assert merged > 0
 
 
+def test_a_pick_changes_only_its_own_class():
+    """vm.distinct_after (a choice's next pick) finds what distinct_cards finds again: after any
+    card offered is picked, the other classes keep their first card and the picked card's class
+    shows its next card in its place, with face-down and marked cards among them."""
+    healed = 0
+    for ruleset in files.bundled_ids():
+        game = interpreter.load_game(ruleset)
+        s = game.new_state(interpreter.default_decks(game), 5, log=False)
+        rng = random.Random(5)
+        for step in range(60):
+            if s.is_over:
+                break
+            if step % 15 == 0:
+                healed += _picks_checked(s.clone())
+            s.apply(rng.randrange(len(s.legal_actions())))
+    assert healed > 0
+
+
+def _picks_checked(c) -> int:
+    """Every pick from every zone checked as above; how many showed the picked card's next copy."""
+    c.face[::4] = [False] * len(c.face[::4])
+    big = max(c.zones.values(), key=len)
+    c.counters[(big[1], "x")] = 1  # a marked card (likely a copy): never merged
+    healed = 0
+    for p in c.players:
+        for cards in map(tuple, c.zones.values()):
+            shown = vm.distinct_cards(c, cards, p)
+            for picked in shown:
+                at = cards.index(picked)
+                rest = cards[:at] + cards[at + 1:]
+                after = vm.distinct_after(c, rest, at, shown, picked, p)
+                assert after == vm.distinct_cards(c, rest, p)
+                healed += len(after) == len(shown)
+    return healed
+
+
 def test_hidden_copies_merge_once_their_player_has_looked_and_marked_cards_never():
     """card_classes (card_class inlines the visibility rule): a card its player cannot see gets a
     class only once that player has looked at it (g.known), never for the other player; a

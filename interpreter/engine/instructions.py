@@ -174,7 +174,8 @@ class IterNext(Instr):
 
 class Choose(Instr):
     """Pick `count` cards one at a time from candidates fixed when the choice starts. The
-    env keeps (the candidates not chosen yet, how many to pick, the cards chosen)."""
+    env keeps (the candidates not chosen yet, how many to pick, the cards chosen, the classes'
+    first cards offered among them or None): a pick changes only its own class's first card."""
 
     __slots__ = ("key", "name", "count", "source", "by", "up_to", "prompt")
 
@@ -195,38 +196,41 @@ class Choose(Instr):
                 need = 0
             elif need > len(cands):
                 need = len(cands)
-            state = (cands, need, ())
+            state = (cands, need, (), None)
             env[self.key] = state
-        remaining, need, chosen = state
+        remaining, need, chosen, distinct = state
         if len(chosen) >= need or not remaining:
             return self._finish(f, chosen)
         if not self.up_to and len(remaining) == need - len(chosen):
             return self._finish(f, chosen + remaining)
         player = self.by(g, env) if self.by else env.get("you", g.turn_player)
-        distinct = vm.distinct_cards(g, remaining, player)
+        if distinct is None:
+            distinct = vm.distinct_cards(g, remaining, player)
+            if len(remaining) > 9:  # kept: a pick changes one class (see resume)
+                env[self.key] = (remaining, need, chosen, distinct)
         if len(distinct) == 1 and not self.up_to:  # one class: as picking its first card
             return self._finish(f, chosen + remaining[:need - len(chosen)])  # until done
         vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        remaining, need, chosen = f.env[self.key]
+        remaining, need, chosen, distinct = f.env[self.key]
         if option == DONE:
             self._finish(f, chosen)
         elif len(chosen) + 1 >= need or len(remaining) == 1:  # the last pick (as run() finds)
             self._finish(f, chosen + (option,))
         else:
-            f.env[self.key] = (_without(remaining, option), need, chosen + (option,))
+            i = remaining.index(option)
+            rest = remaining[:i] + remaining[i + 1:]
+            if distinct is not None:  # (kept for many cards: for a few, run() finds the
+                # classes again at less cost than this looks for the picked one's next card)
+                player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+                distinct = vm.distinct_after(g, rest, i, distinct, option, player)
+            f.env[self.key] = (rest, need, chosen + (option,), distinct)
 
     def _finish(self, f: Frame, chosen: tuple) -> None:
         del f.env[self.key]
         f.env[self.name] = chosen
         f.pc += 1
-
-
-def _without(cards: tuple, card: int) -> tuple:
-    """The cards but `card` (candidates are distinct cards: zones, selections, unions)."""
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1:]
 
 
 class May(Instr):

@@ -10,6 +10,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from interpreter.engine.model import CardDef, PropDef
 
+_blank_rng = random.Random.__new__  # a generator seeded in C, without Random.__init__
+
 
 class ZoneRef:
     """A zone: its name and owner (-1 for a shared zone). There is one object per zone (the
@@ -244,7 +246,7 @@ class GameState:
         g.pending = list(self.pending)
         g.queue = list(self.queue)
         g.decision, g.result = self.decision, self.result
-        g.rng = random.Random()
+        g.rng = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
         g.rng.setstate(self.rng.getstate())
         g.version = self.version
         g.mods = list(self.mods)
@@ -259,7 +261,9 @@ class GameState:
         g._statics = self._statics
         g.turn_limit, g.board = self.turn_limit, self.board
         g.seen = None if self.seen is None else dict(self.seen)
-        g.epoch, g.live, g.live_at, g.live_index = 0, [], -1, None  # a copy's cards may be redealt
+        # the live cards and their index (never mutated: shared) hold until the copy's cards are
+        # dealt again (forget_derived)
+        g.epoch, g.live, g.live_at, g.live_index = self.epoch, self.live, self.live_at, self.live_index
         g.clean_at, g.rules_at, g.mod_index = -1, -1, NO_MOD_INDEX
         g.marks = dict(self.marks)
         g.expiring = {k: list(v) for k, v in self.expiring.items()}
@@ -277,6 +281,7 @@ class GameState:
         """The cards were dealt again (a determinized world): nothing kept holds."""
         self.version += 1
         self._statics, self.mod_index, self.rules_at = None, NO_MOD_INDEX, -1
+        self.live_at, self.live_index = -1, None
 
     def unchanged(self, since: int, channels: tuple[str, ...] | None) -> bool:
         """No change landed on these channels after version `since` (None: untracked). They

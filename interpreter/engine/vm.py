@@ -147,6 +147,25 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     return tuple(out)
 
 
+def distinct_after(g: GameState, cards: tuple[int, ...], at: int, shown: tuple[int, ...],
+                   picked: int, player: int) -> tuple[int, ...]:
+    """distinct_cards(g, cards, player), known the classes before `picked` left the cards from
+    index `at`: `shown` was their first cards then, `picked` among them. The other classes keep
+    their first card; picked's class shows its next card, if any, in its place in the order.
+    (A choice's next pick: nothing changes between two picks, so no other class is looked at.)"""
+    k = shown.index(picked)
+    rest = shown[:k] + shown[k + 1:]
+    defs, i, n = g.defs, g.defs[picked].id, len(rest)
+    marked = _unmerged(g)
+    for c in cards[at:]:  # (k: where the next shown card after picked is in rest)
+        if k < n and c == rest[k]:
+            k += 1
+        elif defs[c].id == i and (marked is _NONE and _alike(g, picked, c, player) or card_class(
+                g, picked, player, marked) == card_class(g, c, player, marked)):
+            return rest[:k] + (c,) + rest[k:]
+    return rest
+
+
 def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     """distinct_cards' test of card `c`, a copy of printed card `i` that showed before
     (`first[i]`: the first card of it, or the classes of its cards so far): False when an
