@@ -75,3 +75,24 @@ def test_modifiers_apply_in_the_rulesets_order_whatever_added_them(ucb, ucb_deck
     g.version += 1
     statics = {(card, "power"): [("+=", 4, 0), ("=", 7, 0)]}
     assert g.get(card, "power") == 1 + 4 - 3
+
+
+def test_code_made_before_the_printed_properties_were_known_reads_them_inline(ucb, ucb_decks):
+    """A function compiled before every card was (a rule's, an ability's) reads the properties
+    no text modifies inline from its first call on (ExprCompiler.printed_known), with the
+    same values as through their readers."""
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    compiler = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    costly = compiler.compile(parse_expr("hand(you) where cost >= 2"))
+    env = vm.effect_env(g, None, 0)
+    hand = g.zones[ZoneRef("hand", 0)]
+    through_readers = costly(g, env)
+    assert "R" in costly.__code__.co_varnames
+    cost = ucb.ruleset.properties["cost"]
+    compiler.printed_later["cost"] = _printed_source(
+        cost, list(ucb.ruleset.properties).index("cost"), ucb.hiding_mask)
+    compiler.printed_known()
+    assert costly(g, env) == through_readers == tuple(c for c in hand if g.get(c, "cost") >= 2)
+    assert "R" not in costly.__code__.co_varnames and "printed" in costly.__code__.co_names
+    primitives.set_state(g, env, (through_readers[0],), "reversed")  # its cost cannot be seen
+    assert through_readers[0] not in costly(g, env)

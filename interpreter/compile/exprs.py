@@ -16,7 +16,9 @@ import ast as pyast
 import contextlib
 import dataclasses
 import operator
+import re
 from collections.abc import Callable, Iterable, Iterator
+from types import CodeType
 from typing import Any
 
 from interpreter.compile.names import Names
@@ -199,6 +201,39 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+# a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
+_READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
+
+
+def _printed(read: re.Match, printed: dict[str, str]) -> str:
+    """A reader's call as its inline source (ExprCompiler.printed), if it has one."""
+    source = printed.get(read.group(1)[1:-1])
+    return read.group(0) if source is None else source.format(c=read.group(2))
+
+
+_FIRST_CALLS: dict[str, CodeType] = {}
+
+
+def _first_call(args: str) -> CodeType:
+    """The code of a generated function of `args` that, at its first call, takes the code of
+    its `_inline_source` (ExprCompiler.printed_known) for good and runs it."""
+    code = _FIRST_CALLS.get(args)
+    if code is None:
+        namespace: dict = {}
+        exec(compile(f"def _expr({args}):\n    return _inline_now(_expr)({args})\n",  # noqa: S102
+                     "<effect expression>", "exec"), namespace)
+        code = _FIRST_CALLS[args] = namespace["_expr"].__code__
+    return code
+
+
+def _inline_now(fn: Fn) -> Fn:
+    namespace = fn.__globals__  # (one generated function's: `_expr` is fn)
+    exec(compile(namespace.pop("_inline_source"), "<effect expression>", "exec"), namespace)  # noqa: S102
+    fn.__code__ = namespace["_expr"].__code__
+    namespace["_expr"] = fn
+    return fn
+
+
 def modified_source(name: str, printed: str) -> str:
     """Python source reading a number property some text modifies of card `{c}`: `printed`
     (its printed read, as exprs.printed holds) when the modifiers are indexed for this state
@@ -232,7 +267,8 @@ _HELPERS = {
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
-    "_by_rule": actions.by_rule, "_guarded": actions.guarded, "_barred": repetition.barred,
+    "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
+    "_barred": repetition.barred,
 }
 
 
@@ -259,6 +295,24 @@ class ExprCompiler:
         self.printed_later: dict[str, str] = {}
         # the variables every env that runs the code being compiled holds (see compile_card)
         self.bound: frozenset[str] = _ENGINE_VARS
+        # functions made before printed_later was known that read a property through its
+        # reader, with their source and arguments: see printed_known
+        self.unread: list[tuple[Fn, str, str]] = []
+
+    def printed_known(self) -> None:
+        """printed_later is known (every card compiled): the functions made before it read
+        those properties inline too, as the code made later does. Their code is replaced in
+        place (whoever holds them keeps them), at their first call (Python compiles it then:
+        a match runs only part of a game's code, and a game is built at every start)."""
+        printed = {k: v for k, v in self.printed_later.items() if "mod_index" not in v}
+        for fn, source, args in self.unread:
+            inline = _READ.sub(lambda m: _printed(m, printed), source)
+            if "R[" not in inline:  # (no reader left to read: no store of them at each call)
+                inline = inline.replace("    R = g.game.readers\n", "", 1)
+            if inline != source:
+                fn.__globals__["_inline_source"] = inline
+                fn.__code__ = _first_call(args)
+        self.unread = []
 
     def compile_card(self, node: A.Expr) -> Fn:
         """An expression about one card (a computed property, a deck rule): its env holds
@@ -564,7 +618,10 @@ class _Generator:
             lines.insert(0, "R = g.game.readers")
         source = f"def _expr({args}):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
-        return self.namespace["_expr"]
+        fn = self.namespace["_expr"]
+        if lines[0].startswith("R =") and not self.owner.printed_later:
+            self.owner.unread.append((fn, source, args))
+        return fn
 
     def expr(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)

@@ -287,6 +287,7 @@ class RulesetBuilder:
                          if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
                          and (name not in modified or p.type == "number" and p.formula is None)}
         exprs.printed_later.update(exprs.printed)
+        exprs.printed_known()
         visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():
