@@ -58,3 +58,14 @@ def test_arithmetic_on_values_of_any_shape(ucb, ucb_decks):
                           (None, 3, (None,) * 3), (7, None, (None,) * 3), (-2, 5, (3, -7, -10))]:
         env = {**vm.effect_env(g, None, 0), "a": a, "b": b}
         assert tuple(exprs[op](g, env) for op in "+-*") == results, (a, b)
+
+
+def test_max_and_min_of_values_of_any_shape(ucb, ucb_decks):
+    """`max`/`min` over what can be seen: a one-element selection as its value, nothing
+    (None) left out, None when nothing is left."""
+    g = ucb.new_state(ucb_decks, 1, log=False)
+    most, least = _compile(ucb, "max(a, b, 2)"), _compile(ucb, "min(a, b)")
+    for a, b, high, low in [(7, 3, 7, 3), ((1,), 3, 3, 1), (None, 3, 3, 3), ((None,), 0, 2, 0),
+                            (None, None, 2, None), ((5,), (9,), 9, 5)]:
+        env = {**vm.effect_env(g, None, 0), "a": a, "b": b}
+        assert (most(g, env), least(g, env)) == (high, low), (a, b)

@@ -141,7 +141,14 @@ def _zone_refs(name: str) -> dict:
 
 
 def _numbers(*values: Any) -> list:
-    return [v for v in map(single, values) if v is not None]
+    """The values that can be seen, a one-element selection as its value (max, min)."""
+    out = []
+    for v in values:  # (a loop, single() inlined: a comprehension and calls cost more)
+        if type(v) is tuple and len(v) == 1:
+            v = v[0]
+        if v is not None:
+            out.append(v)
+    return out
 
 
 def _playable(g: GameState, value: Any) -> bool:
