@@ -96,3 +96,8 @@ def test_code_made_before_the_printed_properties_were_known_reads_them_inline(uc
     assert "R" not in costly.__code__.co_varnames and "printed" in costly.__code__.co_names
     primitives.set_state(g, env, (through_readers[0],), "reversed")  # its cost cannot be seen
     assert through_readers[0] not in costly(g, env)
+    # an expression about one card (a deck rule's: its `g` is a view of printed cards, no
+    # state) reads through the readers it is given
+    fresh = ExprCompiler(ruleset_names(ucb.ruleset.raw))
+    fresh.compile_card(parse_expr("count(hand(you) where cost >= it.cost) > 0"))
+    assert fresh.unread == []

@@ -305,6 +305,7 @@ class ExprCompiler:
         # functions made before printed_later was known that read a property through its
         # reader, with their source and arguments: see printed_known
         self.unread: list[tuple[Fn, str, str]] = []
+        self.inline_later = True  # (not an expression about one card: see compile_card)
 
     def printed_known(self) -> None:
         """printed_later is known (every card compiled): the functions made before it read
@@ -324,11 +325,11 @@ class ExprCompiler:
     def compile_card(self, node: A.Expr) -> Fn:
         """An expression about one card (a computed property, a deck rule): its env holds
         `it` alone, not the engine variables every other env holds."""
-        self.bound = frozenset()
+        self.bound, self.inline_later = frozenset(), False  # (a deck rule's `g` is a view)
         try:
             return self.compile(node, True)
         finally:
-            self.bound = _ENGINE_VARS
+            self.bound, self.inline_later = _ENGINE_VARS, True
 
     @contextlib.contextmanager
     def binding(self, names: Iterable[str]) -> Iterator[None]:
@@ -626,7 +627,7 @@ class _Generator:
         source = f"def _expr({args}):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
         fn = self.namespace["_expr"]
-        if lines[0].startswith("R =") and not self.owner.printed_later:
+        if lines[0].startswith("R =") and not self.owner.printed_later and self.owner.inline_later:
             self.owner.unread.append((fn, source, args))
         return fn
 
