@@ -389,6 +389,7 @@ states:
 resources:
   costs: {initial: 0}
   powers: {initial: 0}
+  chosen: {initial: 0}
 zones:
   deck: {ordered: true, visibility: hidden}
   field: {visibility: public}
@@ -397,7 +398,9 @@ setup: |
   set(field(turn_player) where name == 「V」, veiled);
   for each c in field(turn_player) {
     change(turn_player, costs, c.cost); change(turn_player, powers, c.power)
-  }
+  };
+  choose 1 k from field(turn_player) where cost >= 4 and power >= 4;
+  for each c in k { change(turn_player, chosen, c.cost) }
 turn:
   - phase: main
 deck:
@@ -407,12 +410,15 @@ deck:
 
 
 def test_straight_code_reads_a_printed_property_inline_and_a_modified_one_as_modified():
-    """Straight code is made at its first run, once every card is compiled: `cost`, which no
-    text modifies, reads as printed (hidden on a veiled card); `power`, which a card's static
-    ability raises, reads with the modifier."""
+    """Straight code is made at its first run, once every card is compiled, and so is an
+    expression of the ruleset's code (the choice's filter, compiled before the cards): `cost`,
+    which no text modifies, reads as printed (hidden on a veiled card); `power`, which a card's
+    static ability raises, reads with the modifier (B alone passes the filter: V's cost is
+    hidden, A's power too low)."""
     game = _game(READS, "reads", [
         {"name": "A", "power": 2, "cost": 1},
         {"name": "B", "power": 3, "cost": 4, "abilities": ["static: field(you).power += 1"]},
         {"name": "V", "power": 5, "cost": 6}])
     g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0)
     assert (g.res[0]["costs"], g.res[0]["powers"]) == (1 + 4, 3 + 4)
+    assert g.res[0]["chosen"] == 4
