@@ -295,10 +295,13 @@ class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
         # property -> Python source reading it from card `{c}`, for properties known to be
-        # printed only (no text modifies them): set while compiling action selections
+        # printed only (no text modifies them), and for number properties some text modifies
+        # (modified_source): set while compiling action selections
         self.printed: dict[str, str] = {}
-        # the same, kept once known (every card compiled), for code made later: see
-        # compile/straight.py
+        # the printed only ones, kept once known (every card compiled), for code made later
+        # (compile/straight.py) and before (printed_known). (The modified ones' inline read pays
+        # in selections, over cards mostly without modifiers; elsewhere, where the index of
+        # modifiers is often stale or the card has some, it costs more than it saves)
         self.printed_later: dict[str, str] = {}
         # the variables every env that runs the code being compiled holds (see compile_card)
         self.bound: frozenset[str] = _ENGINE_VARS
@@ -312,9 +315,8 @@ class ExprCompiler:
         those properties inline too, as the code made later does. Their code is replaced in
         place (whoever holds them keeps them), at their first call (Python compiles it then:
         a match runs only part of a game's code, and a game is built at every start)."""
-        printed = {k: v for k, v in self.printed_later.items() if "mod_index" not in v}
         for fn, source, args in self.unread:
-            inline = _READ.sub(lambda m: _printed(m, printed), source)
+            inline = _READ.sub(lambda m: _printed(m, self.printed_later), source)
             if "R[" not in inline:  # (no reader left to read: no store of them at each call)
                 inline = inline.replace("    R = g.game.readers\n", "", 1)
             if inline != source:

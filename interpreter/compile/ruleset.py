@@ -286,7 +286,8 @@ class RulesetBuilder:
                          for i, (name, p) in enumerate(rs.properties.items())
                          if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
                          and (name not in modified or p.type == "number" and p.formula is None)}
-        exprs.printed_later.update(exprs.printed)
+        exprs.printed_later.update((k, v) for k, v in exprs.printed.items()
+                                   if k not in modified)  # (see ExprCompiler.printed_later)
         exprs.printed_known()
         visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
