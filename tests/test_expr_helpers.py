@@ -67,7 +67,7 @@ def test_playable_reads_each_cards_condition_as_its_controller():
 def test_other_abs_and_bottom_on_every_shape_of_value(ucb, ucb_decks):
     g = ucb.new_state(ucb_decks, 1, log=False)
     other, size = _compile(ucb, "other(p)"), _compile(ucb, "abs(n)")
-    for p, them in [(0, 1), ((1,), 0), (None, None)]:
+    for p, them in [(0, 1), (1, 0), ((1,), 0), ((0,), 1), (None, None)]:
         assert other(g, {**vm.effect_env(g, None, 0), "p": p}) == them
     for n, a in [(-3, 3), ((2,), 2), (None, None)]:
         assert size(g, {**vm.effect_env(g, None, 0), "n": n}) == a

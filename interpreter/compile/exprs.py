@@ -16,7 +16,9 @@ import ast as pyast
 import contextlib
 import dataclasses
 import operator
+import re
 from collections.abc import Callable, Iterable, Iterator
+from types import CodeType
 from typing import Any
 
 from interpreter.compile.names import Names
@@ -139,7 +141,14 @@ def _zone_refs(name: str) -> dict:
 
 
 def _numbers(*values: Any) -> list:
-    return [v for v in map(single, values) if v is not None]
+    """The values that can be seen, a one-element selection as its value (max, min)."""
+    out = []
+    for v in values:  # (a loop, single() inlined: a comprehension and calls cost more)
+        if type(v) is tuple and len(v) == 1:
+            v = v[0]
+        if v is not None:
+            out.append(v)
+    return out
 
 
 def _playable(g: GameState, value: Any) -> bool:
@@ -199,6 +208,48 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+# a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
+_READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
+
+
+def _printed(read: re.Match, printed: dict[str, str]) -> str:
+    """A reader's call as its inline source (ExprCompiler.printed), if it has one."""
+    source = printed.get(read.group(1)[1:-1])
+    return read.group(0) if source is None else source.format(c=read.group(2))
+
+
+_FIRST_CALLS: dict[str, CodeType] = {}
+
+
+def _first_call(args: str) -> CodeType:
+    """The code of a generated function of `args` that, at its first call, takes the code of
+    its `_inline_source` (ExprCompiler.printed_known) for good and runs it."""
+    code = _FIRST_CALLS.get(args)
+    if code is None:
+        namespace: dict = {}
+        exec(compile(f"def _expr({args}):\n    return _inline_now(_expr)({args})\n",  # noqa: S102
+                     "<effect expression>", "exec"), namespace)
+        code = _FIRST_CALLS[args] = namespace["_expr"].__code__
+    return code
+
+
+def _inline_now(fn: Fn) -> Fn:
+    namespace = fn.__globals__  # (one generated function's: `_expr` is fn)
+    exec(compile(namespace.pop("_inline_source"), "<effect expression>", "exec"), namespace)  # noqa: S102
+    fn.__code__ = namespace["_expr"].__code__
+    namespace["_expr"] = fn
+    return fn
+
+
+def modified_source(name: str, printed: str) -> str:
+    """Python source reading a number property some text modifies of card `{c}`: `printed`
+    (its printed read, as exprs.printed holds) when the modifiers are indexed for this state
+    version and the card has none (most reads: one lookup, no call), else its reader (which
+    indexes them, then applies the card's). For a property without formula or clamping."""
+    return (f"({printed} if g.mod_index[0] == g.version and {{c}} not in g.mod_index[2] "
+            f"else R[{name!r}](g, {{c}}))")
+
+
 def _remember(g: GameState, key: tuple, value: Any) -> Any:
     """Keep a value for this state version; not while static modifiers are being computed
     (reads see printed values then, which later reads in the same version must not reuse)."""
@@ -223,7 +274,8 @@ _HELPERS = {
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
-    "_by_rule": actions.by_rule, "_guarded": actions.guarded, "_barred": repetition.barred,
+    "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
+    "_barred": repetition.barred,
 }
 
 
@@ -243,22 +295,43 @@ class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
         # property -> Python source reading it from card `{c}`, for properties known to be
-        # printed only (no text modifies them): set while compiling action selections
+        # printed only (no text modifies them), and for number properties some text modifies
+        # (modified_source): set while compiling action selections
         self.printed: dict[str, str] = {}
-        # the same, kept once known (every card compiled), for code made later: see
-        # compile/straight.py
+        # the printed only ones, kept once known (every card compiled), for code made later
+        # (compile/straight.py) and before (printed_known). (The modified ones' inline read pays
+        # in selections, over cards mostly without modifiers; elsewhere, where the index of
+        # modifiers is often stale or the card has some, it costs more than it saves)
         self.printed_later: dict[str, str] = {}
         # the variables every env that runs the code being compiled holds (see compile_card)
         self.bound: frozenset[str] = _ENGINE_VARS
+        # functions made before printed_later was known that read a property through its
+        # reader, with their source and arguments: see printed_known
+        self.unread: list[tuple[Fn, str, str]] = []
+        self.inline_later = True  # (not an expression about one card: see compile_card)
+
+    def printed_known(self) -> None:
+        """printed_later is known (every card compiled): the functions made before it read
+        those properties inline too, as the code made later does. Their code is replaced in
+        place (whoever holds them keeps them), at their first call (Python compiles it then:
+        a match runs only part of a game's code, and a game is built at every start)."""
+        for fn, source, args in self.unread:
+            inline = _READ.sub(lambda m: _printed(m, self.printed_later), source)
+            if "R[" not in inline:  # (no reader left to read: no store of them at each call)
+                inline = inline.replace("    R = g.game.readers\n", "", 1)
+            if inline != source:
+                fn.__globals__["_inline_source"] = inline
+                fn.__code__ = _first_call(args)
+        self.unread = []
 
     def compile_card(self, node: A.Expr) -> Fn:
         """An expression about one card (a computed property, a deck rule): its env holds
         `it` alone, not the engine variables every other env holds."""
-        self.bound = frozenset()
+        self.bound, self.inline_later = frozenset(), False  # (a deck rule's `g` is a view)
         try:
             return self.compile(node, True)
         finally:
-            self.bound = _ENGINE_VARS
+            self.bound, self.inline_later = _ENGINE_VARS, True
 
     @contextlib.contextmanager
     def binding(self, names: Iterable[str]) -> Iterator[None]:
@@ -555,7 +628,10 @@ class _Generator:
             lines.insert(0, "R = g.game.readers")
         source = f"def _expr({args}):\n" + "".join(f"    {line}\n" for line in lines)
         exec(compile(source, "<effect expression>", "exec"), self.namespace)  # noqa: S102
-        return self.namespace["_expr"]
+        fn = self.namespace["_expr"]
+        if lines[0].startswith("R =") and not self.owner.printed_later and self.owner.inline_later:
+            self.owner.unread.append((fn, source, args))
+        return fn
 
     def expr(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
@@ -749,7 +825,22 @@ class _Generator:
                 return f"({a} not in {self.const(frozenset({None, v, (v,)}))})"
             if op == "==" and self._literal(n.right, in_filter):  # no call either
                 return f"(single({a}) == {b})"
-            return f"{'_eq' if op == '==' else '_ne'}({a}, {b})"
+            helper = "_eq" if op == "==" else "_ne"
+            cards = [x for x in (a, b) if x == "it" or x in self.locals.values()]
+            if len(cards) == 2:  # `it != card`: two cards, ints
+                return f"({a} {op} {b})"
+            if cards and not self.iterable:  # a card against a card, or a one-card tuple
+                self.count += 1
+                c, y, other = cards[0], f"_y{self.count}", b if cards[0] == a else a
+                return f"({c} {op} {y} if type({y} := {other}) is int else {c} {op} {y}[0] " \
+                       f"if type({y}) is tuple and len({y}) == 1 and type({y}[0]) is int " \
+                       f"else {helper}({c}, {y}))"  # (no call either)
+            return f"{helper}({a}, {b})"
+        if op in ("+", "-", "*") and not self.iterable:  # ints inline; the rest: the helper
+            self.count += 1
+            w, v, k = f"_w{self.count}", f"_u{self.count}", self.const(_BINARY[op])
+            return f"({w} {op} {v} if type({w} := {a}) is type({v} := {b}) is int " \
+                   f"else {k}({w}, {v}))"
         return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
 
     def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
@@ -770,13 +861,6 @@ class _Generator:
 
     def cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """Source for a value used as cards; a zone call reads the zone's list directly."""
-        self.iterable += 1
-        try:
-            return self._cards(n, in_filter, local_it)
-        finally:
-            self.iterable -= 1
-
-    def _cards(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         if isinstance(n, A.Call) and n.name in self.names.zones:
             ref = self.expr(n, in_filter, local_it)
             if self.names.zones[n.name] if not n.args \
@@ -790,7 +874,11 @@ class _Generator:
 
     def _filter_loop(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         """The comprehension clauses of a filter, `it` bound to each candidate that passes."""
-        source = self.cards(n.source, in_filter, local_it)
+        self.iterable += 1  # (a comprehension's iterable: no `:=` anywhere in it)
+        try:
+            source = self.cards(n.source, in_filter, local_it)
+        finally:
+            self.iterable -= 1
         if n.name is None:
             return f"for it in {source} if {self.per_candidate(n.cond, True, True)}"
         outer = self.locals.get(n.name)
@@ -856,6 +944,13 @@ class _Generator:
                 return f"tuple({cards}[:{1 if k is None else max(k.value, 0)}])"
             return f"tuple({cards}[:max(single({self.sub(k, in_filter, local_it)}) or 0, 0)])"
         args = [self.sub(a.value, in_filter, local_it) for a in n.args]
+        if n.name == "other" and not self.iterable:  # a player number: no call
+            self.count += 1
+            p = f"_h{self.count}"
+            return f"(g.game.opponent[{p}] if type({p} := {args[0]}) is int else _other(g, {p}))"
+        if n.name == "playable" and (args[0] == "it" or args[0] in self.locals.values()):
+            # a card (an int) without a condition of its own, the usual case: no call
+            return f"(g.defs[{args[0]}].condition is None or _playable(g, {args[0]}))"
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from interpreter.compile.exprs import _Generator
+from interpreter.compile.exprs import _Generator, modified_source
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.compile.straight import Leaf, leaf
@@ -280,11 +280,15 @@ class RulesetBuilder:
         run for every action at every decision; a reader call per card is most of the cost)."""
         exprs = self.compiler.exprs
         hides = sum(1 << s.index for s in rs.states.values() if s.hides_properties)
-        exprs.printed = {name: _printed_source(p, i, hides)
+        modified = self.compiler.modified  # (those read inline unless a card has modifiers)
+        exprs.printed = {name: _printed_source(p, i, hides) if name not in modified
+                         else modified_source(name, _printed_source(p, i, hides))
                          for i, (name, p) in enumerate(rs.properties.items())
-                         if name not in self.compiler.modified and p.in_bounds(pool)
-                         and type(p.default) in (type(None), int, str, bool)}
-        exprs.printed_later.update(exprs.printed)
+                         if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
+                         and (name not in modified or p.type == "number" and p.formula is None)}
+        exprs.printed_later.update((k, v) for k, v in exprs.printed.items()
+                                   if k not in modified)  # (see ExprCompiler.printed_later)
+        exprs.printed_known()
         visibility = {name: z.visibility for name, z in rs.zones.items()}
         try:
             for name, (cards, rules) in self.selections.items():

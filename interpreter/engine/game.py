@@ -52,7 +52,7 @@ class Game:
                 self.clear_masks[until] = self.clear_masks.get(until, 0) | 1 << s.index
                 self.clear_marks[until] = (*self.clear_marks.get(until, ()), f"state:{s.name}")
         self.state_marks = {name: f"state:{name}" for name in ruleset.states}
-        self._op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
+        self.op_rank = {op: i for i, op in enumerate(ruleset.modifier_order)}
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
         self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
@@ -218,11 +218,18 @@ class Game:
         lines.append(f"value = g.defs[cid].printed[{index}]" if pdef.formula is None
                      else "value = formula(g, {'it': cid})")
         modifiers = """index = g.mod_index
-if index is None or index[0] != g.version:
+if index[0] != g.version:
     index = g.index_mods()
 mods = index[2].get(cid)
 if mods and name in mods:
-    value = apply(value or 0, mods[name])"""  # (g.mods_of, inlined)
+    value = value or 0
+    for op, amount, _stamp in mods[name]:
+        if op == "=":
+            value = amount
+        elif op == "+=":
+            value += amount
+        else:
+            value -= amount"""  # (g.mods_of, inlined; the modifiers in order: index_mods)
         # with static abilities in the game there may be modifiers at any time
         lines.append(modifiers if self.has_statics
                      else "if g.mods:\n" + modifiers.replace("\n", "\n    ").join(["    ", ""]))
@@ -232,7 +239,7 @@ if mods and name in mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "formula": pdef.formula, "apply": self.apply_modifiers}
+        namespace = {"name": pdef.name, "formula": pdef.formula}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
@@ -259,18 +266,6 @@ if mods and name in mods:
         return (zone or g.zone_of[cid].name) in (ability.zones or self.ability_zone_set)
 
     # ---------- modifiers ----------
-    def apply_modifiers(self, value: int, mods: list[tuple[str, int, int]]) -> int:
-        if len(mods) > 1:  # (one modifier, the usual case, needs no order)
-            mods = sorted(mods, key=lambda m: (self._op_rank.get(m[0], 9), m[2]))
-        for op, amount, _stamp in mods:
-            if op == "=":
-                value = amount
-            elif op == "+=":
-                value += amount
-            else:
-                value -= amount
-        return value
-
     def static_mods(self, g: GameState) -> dict:
         cached = g._statics
         if cached is not None:
@@ -279,6 +274,7 @@ if mods and name in mods:
             if cached[1] is not STATICS_PENDING and g.unchanged(cached[0], self.static_reads):
                 g._statics = (g.version, cached[1])  # nothing they read changed: kept
                 return cached[1]
+        index = g.mod_index  # (of the modifiers before: see below)
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
         out: dict[tuple[int, str], list] = {}
         for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
@@ -291,8 +287,10 @@ if mods and name in mods:
                     continue
                 for t in vm.as_cards(g, target(g, env)):
                     out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+        if cached is not None and cached[1] is not STATICS_PENDING and cached[1] == out:
+            out = cached[1]  # the same modifiers: their index holds (GameState.index_mods)
         g._statics = (g.version, out)
-        g.mod_index = None  # (made while they were computed: without them)
+        g.mod_index = index  # (the one made while they were computed is without them)
         return out
 
     # ---------- building a match ----------

@@ -105,6 +105,7 @@ class _EveryEvent:
 EVERY_EVENT = _EveryEvent()
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
+NO_MOD_INDEX = (-1, object(), {})  # GameState.mod_index when there is none (for no version)
 
 
 class GameState:
@@ -169,8 +170,9 @@ class GameState:
         self.clean_at = -1
         self.rules_at = -1  # the version at which the state rules last found nothing to do
         # (version, static modifiers, card -> property -> modifiers): see mods_of (by card
-        # first: most cards read have none, found with one lookup and no key to build)
-        self.mod_index: tuple[int, dict | None, dict] | None = None
+        # first: most cards read have none, found with one lookup and no key to build; never
+        # None: generated code reads it inline, see compile/exprs.py modified_source)
+        self.mod_index: tuple[int, Any, dict] = NO_MOD_INDEX
         # change channel (compile/reads.py) -> the version of the last change on it
         self.marks: dict[str, int] = dict.fromkeys(game.read_channels, -1)
         # phase | turn -> the cards given a state that ends with it since it last ended (an
@@ -262,7 +264,7 @@ class GameState:
         # the live cards and their index (never mutated: shared) hold until the copy's cards are
         # dealt again (forget_derived)
         g.epoch, g.live, g.live_at, g.live_index = self.epoch, self.live, self.live_at, self.live_index
-        g.clean_at, g.rules_at, g.mod_index = -1, -1, None
+        g.clean_at, g.rules_at, g.mod_index = -1, -1, NO_MOD_INDEX
         g.marks = dict(self.marks)
         g.expiring = {k: list(v) for k, v in self.expiring.items()}
         return g
@@ -278,7 +280,7 @@ class GameState:
     def forget_derived(self) -> None:
         """The cards were dealt again (a determinized world): nothing kept holds."""
         self.version += 1
-        self._statics, self.mod_index, self.rules_at = None, None, -1
+        self._statics, self.mod_index, self.rules_at = None, NO_MOD_INDEX, -1
         self.live_at, self.live_index = -1, None
 
     def unchanged(self, since: int, channels: tuple[str, ...] | None) -> bool:
@@ -323,10 +325,10 @@ class GameState:
         return value
 
     def mods_of(self, cid: int, prop: str) -> list[tuple[str, int, int]] | None:
-        """The modifiers of one property of one card, (op, value, stamp): those of `modify`
-        first, then static ones."""
+        """The modifiers of one property of one card, (op, value, stamp), in the order they
+        apply (the ruleset's modifier_order, then the oldest first)."""
         index = self.mod_index
-        if index is None or index[0] != self.version:
+        if index[0] != self.version:
             index = self.index_mods()
         mods = index[2].get(cid)
         return mods.get(prop) if mods else None
@@ -337,15 +339,23 @@ class GameState:
         reads see none: it drops the index it made then)."""
         statics = self.game.static_mods(self) if self.game.has_statics else None
         index = self.mod_index
-        if index is not None and index[1] is statics \
-                and self.marks["@mods"] <= index[0]:
+        if index[1] is statics and self.marks["@mods"] <= index[0]:
             by_card = index[2]  # still the same modifiers
         else:
-            by_card = {}
+            by_card, several = {}, []
             for c, p, op, v, _u, s in self.mods:
-                by_card.setdefault(c, {}).setdefault(p, []).append((op, v, s))
-            for (c, p), mods in (statics or {}).items():
-                by_card.setdefault(c, {}).setdefault(p, []).extend(mods)
+                mods = by_card.setdefault(c, {}).setdefault(p, [])
+                mods.append((op, v, s))
+                if len(mods) == 2:
+                    several.append(mods)
+            for (c, p), more in (statics or {}).items():
+                mods = by_card.setdefault(c, {}).setdefault(p, [])
+                mods.extend(more)
+                if len(mods) > 1 and len(mods) - len(more) < 2:  # (not there yet)
+                    several.append(mods)
+            rank = self.game.op_rank  # (application order: readers apply them as they come)
+            for mods in several:
+                mods.sort(key=lambda m: (rank.get(m[0], 9), m[2]))
         index = self.mod_index = (self.version, statics, by_card)
         return index
 
