@@ -212,10 +212,13 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
 _READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
 
 
-def _printed(read: re.Match, printed: dict[str, str]) -> str:
-    """A reader's call as its inline source (ExprCompiler.printed), if it has one."""
-    source = printed.get(read.group(1)[1:-1])
-    return read.group(0) if source is None else source.format(c=read.group(2))
+def printed_reads(source: str, printed: dict[str, str]) -> str:
+    """The source with each reader's call of a property in `printed` (property -> its inline
+    source: ExprCompiler.printed_later) as that source."""
+    def inline(read: re.Match) -> str:
+        found = printed.get(read.group(1)[1:-1])
+        return read.group(0) if found is None else found.format(c=read.group(2))
+    return _READ.sub(inline, source) if printed else source
 
 
 _FIRST_CALLS: dict[str, CodeType] = {}
@@ -316,7 +319,7 @@ class ExprCompiler:
         place (whoever holds them keeps them), at their first call (Python compiles it then:
         a match runs only part of a game's code, and a game is built at every start)."""
         for fn, source, args in self.unread:
-            inline = _READ.sub(lambda m: _printed(m, self.printed_later), source)
+            inline = printed_reads(source, self.printed_later)
             if "R[" not in inline:  # (no reader left to read: no store of them at each call)
                 inline = inline.replace("    R = g.game.readers\n", "", 1)
             if inline != source:

@@ -19,17 +19,16 @@ when the game finds it plain (Game.plain_verbs: nothing to look at first), with 
 env and no call of the verb's own function; otherwise it goes through the caller as any other.
 
 The function is made at its first run, once every card is compiled: a property no text
-modifies is then read as its printed value inline (_printed).
+modifies is then read as its printed value inline (exprs.printed_reads).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.exprs import Const, Fn, _Generator, _impure
+from interpreter.compile.exprs import Const, Fn, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
@@ -90,17 +89,6 @@ def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     return isinstance(s, A.Let)
 
 
-# a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
-_READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
-
-
-def _printed(read: re.Match, printed: dict[str, str]) -> str:
-    """Made at its first run, when every card is compiled, a run reads a property that no
-    text modifies as its printed value inline, as the action selections do (exprs.printed)."""
-    source = printed.get(read.group(1)[1:-1])
-    return read.group(0) if source is None else source.format(c=read.group(2))
-
-
 class PyGen:
     """Builds the source of one run of statements; constants go into its namespace.
 
@@ -145,7 +133,7 @@ class PyGen:
         namespace, printed = self.gen.namespace, self.owner.exprs.printed_later
 
         def make() -> Fn:
-            body = _READ.sub(lambda m: _printed(m, printed), source) if printed else source
+            body = printed_reads(source, printed)
             head = "    R = g.game.readers\n" if "R[" in body else ""
             code = compile(f"def _straight(g, env):\n{head}{body}", "<straight code>", "exec")
             exec(code, namespace)  # noqa: S102
