@@ -20,9 +20,11 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     """Compile a ruleset and its card files; raise DiagnosticError listing every problem."""
     rb = RulesetBuilder(ruleset_doc)
     ruleset, program = rb.build()
-    # cards' texts call leaf verbs through vm.call_verb: run a few times a match each, an
-    # inline copy would cost more to compile (at its first run) than it saves
+    # cards' texts call leaf verbs through vm.call_verb, and read properties through readers:
+    # run a few times a match each, an inline copy would cost more to compile (at its first
+    # run) than it saves
     rb.compiler.leaves.clear()
+    rb.compiler.exprs.inline_later = False
     rules_modify = frozenset(rb.compiler.modified)  # what the ruleset's own code modifies
     cards: dict[str, CardDef] = {}
     next_id = 0

@@ -311,7 +311,9 @@ class ExprCompiler:
         # functions made before printed_later was known that read a property through its
         # reader, with their source and arguments: see printed_known
         self.unread: list[tuple[Fn, str, str]] = []
-        self.inline_later = True  # (not an expression about one card: see compile_card)
+        # the ruleset's own code, not a card's text (build_game) nor an expression about one
+        # card (compile_card): what printed_known inlines
+        self.inline_later = True
 
     def printed_known(self) -> None:
         """printed_later is known (every card compiled): the functions made before it read
@@ -330,11 +332,12 @@ class ExprCompiler:
     def compile_card(self, node: A.Expr) -> Fn:
         """An expression about one card (a computed property, a deck rule): its env holds
         `it` alone, not the engine variables every other env holds."""
+        later = self.inline_later
         self.bound, self.inline_later = frozenset(), False  # (a deck rule's `g` is a view)
         try:
             return self.compile(node, True)
         finally:
-            self.bound, self.inline_later = _ENGINE_VARS, True
+            self.bound, self.inline_later = _ENGINE_VARS, later
 
     @contextlib.contextmanager
     def binding(self, names: Iterable[str]) -> Iterator[None]:
