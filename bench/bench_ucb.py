@@ -21,7 +21,12 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-23 on the 2-core machine, after the eighth round of speed-ups: vanilla
+Last measured 2026-11-23 after the ninth round: vanilla 2.87x the hand-written simulator in CPU
+instructions (8.36M against 2.92M a match), sample decks 13.4M; by the wall clock, the median of
+ten chunks' ratios in two runs of 1,000 matches: 3.8x and 4.1x slower (chunks 3.1-4.7x), sample
+decks 229-230 matches/s, card texts 5,057-5,363/s.
+
+After the eighth round (2026-11-23, one run per implementation, not yet in chunks): vanilla
 2.88x the hand-written simulator in CPU instructions (8.42M against 2.92M a match), sample decks
 13.3M; by the wall clock, in five runs, vanilla 376-405 matches/s against the hand-written
 simulator's 1,366-1,729 (3.4x to 4.3x slower), sample decks 220-288 matches/s, card texts
