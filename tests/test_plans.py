@@ -180,6 +180,16 @@ def test_flips_turn_cards_and_are_logged():
     assert flips == ["down", "down", "up", "sideways", "sideways"]
 
 
+def test_a_flip_to_the_face_a_card_shows_does_nothing():
+    """As `set` of a state a card is in: no change, so no `flipped` event (nothing to hear)."""
+    g = _vaults()
+    _take(g, "hide")
+    seen = len(g.log)
+    _take(g, "hide")  # again: only the top card of the hand turns (down, then up again)
+    flips = [e["face"] for e in g.log[seen:] if e["e"] == "flipped"]
+    assert flips == ["down", "up"]
+
+
 # The same zone names as VAULTS, but a vault that holds one card, face down; a card that
 # hears its own move into the vault.
 BOXES = """

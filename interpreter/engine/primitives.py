@@ -277,6 +277,8 @@ def _flipper_maker(heard: bool, check: bool) -> Callable[..., Callable]:
         "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
         "    faces, marks = g.face, g.marks",
         "    for cid in cards:",
+        "        if faces[cid] is UP:",  # (as set_state: no change, no event)
+        "            continue",
         "        faces[cid] = UP",
         *(["        if not quiet(g, 'flipped'):", f"            emit(g, 'flipped', {fields})"]
           if heard else ["        if g.log is None:", "            g.version += 1",  # (vm.quiet)

@@ -35,10 +35,14 @@ class TurnStart(Instr):
             return
         f.pc += 1
         g.turn += 1
-        f.env.update(you=g.turn_player, opponent=g.other(g.turn_player))
-        if g.counts:  # limits 'per own_turn' last from a player's turn start to the next
-            g.counts = {k: v for k, v in g.counts.items()
-                        if not (k[1] == "own_turn" and k[2] == g.turn_player)}
+        env, you = f.env, g.turn_player
+        env["you"] = you  # (no env.update: keywords build a dict)
+        env["opponent"] = g.game.player_envs[you]["opponent"]
+        for k in g.counts:  # limits 'per own_turn' last from a player's turn start to the next
+            if k[1] == "own_turn" and k[2] == you:  # (a dict is rebuilt only then)
+                g.counts = {k: v for k, v in g.counts.items()
+                            if not (k[1] == "own_turn" and k[2] == you)}
+                break
         if "turn_start" not in g.heard:  # (quiet, inlined)
             g.version += 1
         elif not vm.quiet(g, "turn_start"):
@@ -193,8 +197,10 @@ def expire(g: GameState, until: str) -> None:
             if mask & g.game.disabling_mask:
                 g.epoch += 1
     counted = len(g.counts)
-    if counted:  # (action counts: no expression reads them)
-        g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
+    for k in g.counts:  # (action counts: no expression reads them)
+        if k[1] == until:  # (a dict is rebuilt only then)
+            g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
+            break
     if ended or len(g.counts) != counted:  # derived values stay valid when nothing ended
         g.version += 1
         for channel in ended:
