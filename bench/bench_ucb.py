@@ -21,39 +21,13 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-23 after the ninth round: vanilla 2.87x the hand-written simulator in CPU
-instructions (8.36M against 2.92M a match), sample decks 13.4M; by the wall clock, the median of
-ten chunks' ratios in two runs of 1,000 matches: 3.8x and 4.1x slower (chunks 3.1-4.7x), sample
-decks 229-230 matches/s, card texts 5,057-5,363/s.
+Last measured 2026-11-23 after the tenth round, the hand-written simulator's deck read once
+outside its timing (before, every chunk timed reading its YAML): vanilla 2.86x the hand-written
+simulator in CPU instructions (8.33M against 2.91M a match); by the wall clock, two runs of
+1,000 matches: 3.4x and 3.5x slower (chunks 3.31-3.81), sample decks 566-568 matches/s, card
+texts 14,519-14,693/s (the hand-written simulator at ~3,500 matches/s: a faster machine).
 
-After the eighth round (2026-11-23, one run per implementation, not yet in chunks): vanilla
-2.88x the hand-written simulator in CPU instructions (8.42M against 2.92M a match), sample decks
-13.3M; by the wall clock, in five runs, vanilla 376-405 matches/s against the hand-written
-simulator's 1,366-1,729 (3.4x to 4.3x slower), sample decks 220-288 matches/s, card texts
-4,494-7,057/s.
-
-After the seventh round: vanilla 3.6x the hand-written simulator in CPU instructions (10.6M
-against 2.9M a match: bench/instructions.py), sample decks 14.6M. The wall clock ranked nothing again (the
-hand-written simulator at 1,243-2,040 matches/s a minute apart); one run: vanilla 6.7x slower,
-sample decks 222 matches/s, card texts 5,925/s (the same 631k instructions per text).
-
-After the sixth round (12.8M vanilla, 4.4x) the wall clock swung too much to rank anything:
-runs a few minutes apart on an idle machine had the hand-written simulator at 1,329-2,208
-matches/s and vanilla 5.1-8.2x slower; sample decks 176-218 matches/s; card texts 4,899/s in
-one run (the machine at 0.66x the reference one: ~7,400/s scaled; callgrind counts the same
-631k instructions per text as before the round). The fifth round's quieter runs (--matches 600
---passes 3): vanilla 6.7-6.9x, sample decks 233-249 matches/s, hand-written 2,195-2,270
-matches/s, card texts 7,678-8,632/s. Wall-clock figures swing +-20-30% here, more on some
-nights: bench/instructions.py counts CPU instructions instead (README: figures, method, what
-changed).
-
-Card texts after the parser work (2026-11-22, machine loaded by two other agents, load average
-~2): median of 10 runs of `--matches 50` alternated with the code before it, 4,370/s against
-3,180/s (1.37x); valgrind callgrind, which the load does not disturb, counts 630k instructions
-per text parsed and checked against 957k (1.52x). Wall-clock figures swing +-30% between runs
-here: compare the counts, (Ir(N=20) - Ir(N=0)) / (20 x 26 texts), each from
-  PYTHONHASHSEED=0 valgrind --tool=callgrind python -c "import sys; sys.path.insert(0, 'bench');
-  import bench_ucb as b; b.bench_texts(1); b.bench_texts(N)"
+Earlier figures, round by round, and how they were taken: docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
