@@ -58,6 +58,10 @@ class Game:
         self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
         self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
                                  for p in range(n))
+        # every zone of a match, in the ruleset's order, and each player's starting resources
+        self.zone_refs = tuple(ZoneRef(name, p) for name, zdef in ruleset.zones.items()
+                               for p in ((-1,) if zdef.shared else range(n)))
+        self.initial_res = {k: v.get("initial", 0) for k, v in ruleset.resources.items()}
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
@@ -314,21 +318,19 @@ if mods and name in mods:
                   log: bool = True, turns: int | None = None) -> GameState:
         """A match at its first decision. decks[p] maps a deck section to card names;
         `turns` overrides the ruleset's turn limit (`limits.turns`)."""
-        g = GameState(self.for_cards({n for deck in decks for names in deck.values()
-                                      for n in names}), seed)
+        # (set.union and map: C loops, at every match)
+        g = GameState(self.for_cards(set().union(*(names for deck in decks
+                                                   for names in deck.values()))), seed)
         g.keep_log([] if log else None)
         if turns is not None:
             g.turn_limit = turns
-        for name, zdef in self.ruleset.zones.items():
-            owners = [-1] if zdef.shared else list(g.players)
-            for p in owners:
-                g.zones[ZoneRef(name, p)] = []
-        for p in g.players:
-            g.res.append({k: v.get("initial", 0) for k, v in self.ruleset.resources.items()})
+        g.zones = {ref: [] for ref in self.zone_refs}
+        sections = self.ruleset.deck["sections"]
+        for p in range(self.ruleset.players):
+            g.res.append(dict(self.initial_res))
             for section, names in decks[p].items():
-                zone = self.ruleset.deck["sections"][section]["zone"]
-                ref = g.zone_key(zone, p)
-                cards = self.new_cards(g, [self.cards[n] for n in names], p, ref)
+                ref = g.zone_key(sections[section]["zone"], p)
+                cards = self.new_cards(g, list(map(self.cards.__getitem__, names)), p, ref)
                 g.zones[ref].extend(cards)
         g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
                               "game"))

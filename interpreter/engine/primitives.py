@@ -93,7 +93,7 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
         "            dest.append(cid)",
         "        else:",
         "            dest.insert(0, cid)",
-        "        zone_of[cid] = to  # the card is a new object (_enter, inlined)",
+        "        zone_of[cid] = to  # a new object: no state, new face and controller",
         "        g.flags[cid] = 0",
         "        g.face[cid] = up",
         "        g.controller[cid] = g.owner[cid] if owned < 0 else owned",
@@ -117,18 +117,6 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
         lines += ["        if src.name in ENDS:", "            check_end(g)"]
     lines.append("  return move")
     return _maker(lines)
-
-
-def _enter(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
-    """A card that changes zones is a new object: states, counters and modifiers go."""
-    g.zone_of[cid] = to
-    g.flags[cid] = 0
-    g.face[cid] = up
-    g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
-    g.clock += 1
-    g.stamp[cid] = g.clock
-    if g.mods or g.counters or g.known or g.host:
-        _forget(g, cid)
 
 
 def _forget(g: GameState, cid: int) -> None:
@@ -409,20 +397,23 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
            n: int = 1) -> None:
     if to is None:
         return
-    capacity = g.game.ruleset.zones[to.name].capacity
+    zdef = g.game.ruleset.zones[to.name]
+    up = (zdef.face if face is None else face) == "up"
+    owner = to.owner if to.owner >= 0 else env["you"]
     for _ in range(max(n or 0, 0)):
-        if capacity is not None and len(g.zones[to]) >= capacity:
+        if zdef.capacity is not None and len(g.zones[to]) >= zdef.capacity:
             if g.log is not None:
                 g.log.append({"e": "create_failed", "name": name, "to": _zone_label(to),
                               "why": "zone is full"})
             return
-        cid = g.game.new_card(g, g.game.tokens[name], to.owner if to.owner >= 0 else env["you"],
-                              to)
+        # a new card: new_cards gave it its zone, no state, its owner as controller
+        cid = g.game.new_card(g, g.game.tokens[name], owner, to)
         g.zones[to].insert(0, cid)
         if to.name in g.game.scan_zone_set:
             g.epoch += 1
-        zdef = g.game.ruleset.zones[to.name]
-        _enter(g, cid, to, (zdef.face if face is None else face) == "up")
+        g.face[cid] = up
+        g.clock += 1
+        g.stamp[cid] = g.clock
         if not vm.quiet(g, "created"):
             vm.emit(g, "created", {"card": cid, "to_zone": to.name})
         g.marks[to.name] = g.version
