@@ -101,12 +101,10 @@ def policy(seed: int) -> random.Random:
 def play_interpreter(game, decks: list[dict], seed: int, run: Run) -> None:
     g = game.new_state(decks, seed, log=False)
     rng = policy(seed)
-    decisions = 0
     while g.result is None:
         vm.answer(g, rng.choice(g.decision.options))
-        decisions += 1
     run.matches += 1
-    run.decisions += decisions
+    run.decisions += g.decisions  # (vm.answer counts them)
     run.turns += g.turn
     run.first_wins += g.result.winner == 0
 
