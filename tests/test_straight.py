@@ -495,3 +495,52 @@ def test_a_loop_goes_on_after_a_window_opened_in_one_of_its_passes():
     _choose(g, "Y")  # the window closes (nothing left), the last pass offers nothing
     assert g.res[0]["got"] == 33
     assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window
+
+
+TOPS = """
+id: tops
+name: the top cards of a zone moved one by one, and into a zone that can refuse them
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  slot: {visibility: public, capacity: 1}
+verbs:
+  draw:
+    params: {player: player, n: {type: number, default: 1}}
+    do: "repeat n { move(top(deck(player)), hand(player)) }"
+setup: |
+  draw(turn_player, 3);
+  repeat 3 { move(top(deck(turn_player)), slot(turn_player)) };
+  repeat 2 { move(top(hand(turn_player)), deck(turn_player), bottom) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loop_moving_a_zones_top_card_moves_the_top_cards_at_once(monkeypatch):
+    """`repeat n { move(top(Z), D) }` moves the top n cards of Z in one call of D's mover, in
+    the order the passes would (each ends on top of the hand, or at the bottom of the deck),
+    inline (draw) or not; into a zone with a capacity, each pass tries the top card again,
+    refused as often as the passes try it."""
+    from interpreter.engine import game as games
+
+    calls = []
+    made = games.movers
+
+    def counted(game):
+        return {name: (lambda *a, m=m, name=name: calls.append(name) or m(*a))
+                for name, m in made(game).items()}
+
+    monkeypatch.setattr(games, "movers", counted)
+    game = _game(TOPS, "tops", [{"name": n} for n in "ABCDE"])
+    g = game.new_state([{"main": list("ABCDE")}, {}], 0)
+    names = {zone: [g.defs[c].name for c in g.zones[ZoneRef(zone, g.turn_player)]]
+             for zone in ("hand", "deck", "slot")}
+    assert names == {"hand": ["A"], "slot": ["D"], "deck": ["E", "C", "B"]}
+    assert (calls.count("hand"), calls.count("slot"), calls.count("deck")) == (1, 3, 1)
+    refused = [e["card"] for e in g.log if e["e"] == "move_failed"]
+    assert len(refused) == 2 and refused[0] == refused[1] and "E" in refused[0]

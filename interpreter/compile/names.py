@@ -31,6 +31,7 @@ class Names:
     """Every name a ruleset declares, for resolving and for 'did you mean'."""
 
     zones: dict[str, bool] = field(default_factory=dict)  # name -> shared
+    capped: set[str] = field(default_factory=set)  # the zones with a capacity
     properties: set[str] = field(default_factory=set)
     states: set[str] = field(default_factory=set)
     enums: set[str] = field(default_factory=set)
@@ -101,6 +102,8 @@ def ruleset_names(raw: dict) -> Names:
     props = raw.get("properties") or {}
     names = Names(
         zones={z: bool((d or {}).get("shared")) for z, d in (raw.get("zones") or {}).items()},
+        capped={z for z, d in (raw.get("zones") or {}).items() if (d or {}).get("capacity")
+                is not None},
         properties=set(props),
         states=set(raw.get("states") or {}),
         enums={v for p in props.values() for v in ((p or {}).get("values") or ())},

@@ -298,8 +298,36 @@ class PyGen:
     def _repeat(self, s: A.Repeat, depth: int) -> None:
         n = len(self.lines)
         self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        moved = self._moved_tops(s)
+        if moved is not None:  # the top n cards in one move (its mover's loop: one call)
+            if not self.inline:
+                next(self.sites)  # (the loop's env key: nothing in it hands over)
+            zone, values = moved
+            self._move([f"tuple({self.gen.cards(zone, False, False)}[:_s{n}])",
+                        *self.gen.values(values)], depth)
+            return
         self._loop(n, s, depth, "_", f"range(_s{n})", f"range(_s{n})",
                    f"(tuple(range(_s{n})), _n{n} + 1)")
+
+    def _moved_tops(self, s: A.Repeat) -> tuple[A.Call, list] | None:
+        """`repeat n { move(top(Z), D) }` as one move of the top n cards of Z: the zone Z and
+        the move's other arguments, or None for another loop. Each pass moves the next card
+        of Z, as the mover moves those cards one by one, when D is another zone (not Z
+        again) whose capacity cannot refuse a card (a pass would try the same card again),
+        and the players of Z and D are variables (the same at every pass)."""
+        if len(s.body) != 1 or not isinstance(call := s.body[0], A.Call) or call.name != "move":
+            return None
+        values = self.owner.call_parts(call)[1]
+        top, to = values[0], values[1]
+        if not (isinstance(top, A.Call) and top.name == "top" and len(top.args) == 1
+                and all(isinstance(v, Const) for v in values[2:])):
+            return None
+        zone, names = top.args[0].value, self.owner.names
+        if not all(isinstance(z, A.Call) and z.name in names.zones
+                   and all(isinstance(a.value, A.Name) for a in z.args) for z in (zone, to)) \
+                or zone.name == to.name or to.name in names.capped:
+            return None
+        return zone, values[1:]
 
     def _loop(self, n: int, s: A.ForEach | A.Repeat, depth: int, var: str, items: str,
               numbered: str, position: str) -> None:
