@@ -208,6 +208,9 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+# a printed read of a property a state can hide: `(None if HIDDEN else READ)`
+_VEILED = re.compile(r"\(None if (g\.flags\[\{c\}\] & \d+) else (g\.defs\[\{c\}\]\.printed\[\d+\])\)")
+
 # a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
 _READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
 
@@ -847,14 +850,44 @@ class _Generator:
             w, v, k = f"_w{self.count}", f"_u{self.count}", self.const(_BINARY[op])
             return f"({w} {op} {v} if type({w} := {a}) is type({v} := {b}) is int " \
                    f"else {k}({w}, {v}))"
-        return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
+        return self._int_compare(n, a, b, in_filter, local_it) \
+            or f"{self.const(_BINARY[op])}({a}, {b})"
 
-    def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
+    def _whole_read(self, n: A.Expr, in_filter: bool,
+                    local_it: bool) -> tuple[str | None, str] | None:
+        """A local card's number property read as printed (exprs.printed: no text modifies
+        it) where every card has a whole number: the source of the test that hides it (None
+        when nothing can) and of the printed read. None for any other expression."""
+        if isinstance(n, A.Member) and isinstance(n.obj, A.Name):
+            name, card = n.name, self._name(n.obj, in_filter, local_it)
+            if not (card == "it" or card in self.locals.values()):
+                return None
+        elif isinstance(n, A.Name) and in_filter and local_it and self.names.card_field(n.id):
+            name, card = n.id, "it"  # (a filter's candidate, as _name reads it)
+        else:
+            return None
+        printed = self.owner.printed.get(name)
+        if name not in self.names.whole_numbers or name not in self.owner.printed_later \
+                or printed is None:
+            return None
+        veiled = _VEILED.fullmatch(printed)  # (as compile/ruleset.py's _printed_source writes)
+        if veiled is None:
+            return None if "(" in printed else (None, printed.format(c=card))
+        return veiled.group(1).format(c=card), veiled.group(2).format(c=card)
+
+    def _int_compare(self, n: A.Binary, a: str, b: str, in_filter: bool,
+                     local_it: bool) -> str | None:
         """`card.cost <= count(...)`, `speed >= you.bar`: an ordered compare, inline when the
-        values are ints (None, a one-card tuple and the rest take the helper). None where
+        values are ints (None, a one-card tuple and the rest take the helper); a printed whole
+        number against a whole number with no test of its type (_whole_read). None where
         `:=` cannot go."""
         if n.op not in ("<", "<=", ">", ">=") or self.iterable:
             return None
+        read = self._whole_read(n.left, in_filter, local_it)
+        if read is not None and _whole_number(n.right) and not _impure(n.right):
+            hidden, value = read  # (hidden: the comparison is false, the right side unread)
+            return f"({value} {n.op} {b})" if hidden is None \
+                else f"(not {hidden} and {value} {n.op} {b})"
         self.count += 1
         w, k = f"_w{self.count}", self.const(_BINARY[n.op])
         if _whole_number(n.right) and not isinstance(n.left, A.Num):
