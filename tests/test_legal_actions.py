@@ -502,3 +502,11 @@ def test_a_choice_of_a_negative_or_unknown_number_picks_none_and_of_too_many_all
     game = build_game(load_text(CHOICE_COUNTS, "counts.yaml"), [cards])
     g = game.new_state([{"main": ["X", "Y", "Z"]}, {}], 0)
     assert g.decision is None and g.res[0]["got"] == 300  # (no action: on to the turn limit)
+
+
+def test_generated_code_looks_up_no_env_nor_zone_it_knows_when_compiled(ucb):
+    """A window whose selections read no variable looks up no player's env; the end check,
+    where `player` is a number, reads each player's zone as a constant (no table of them)."""
+    window = ucb.ruleset.selections[("play", "cast", "activate", "evolve")]
+    assert "player_envs" not in window.__code__.co_names
+    assert ZoneRef("deck", 0) in ucb.ruleset.end_check.__globals__.values()

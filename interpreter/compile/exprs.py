@@ -408,6 +408,8 @@ class ExprCompiler:
             lines += [f"if {test}:", "    if _q and _guarded(g, _q):", f"        {other}",
                       "    else:", *_indent(block, 8)]
         lines += ["if g.board is not None:", "    _o = _barred(g, _p, _o)"]
+        if not any(re.search(r"\benv\b", line) for line in lines[1:]):
+            del lines[0]  # (no selection reads a variable: no env to look up at each call)
         return gen.function("_o", lines, "g, _p, _a")
 
     def _selection(self, gen: _Generator, name: str, cards: A.Expr, rules: list[A.Expr],
@@ -993,6 +995,8 @@ class _Generator:
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
+            if args[0].isdigit():  # a player known here (the end check's): its zone
+                return self.const(ZoneRef(n.name, int(args[0])))
             refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
