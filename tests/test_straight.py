@@ -544,3 +544,40 @@ def test_a_loop_moving_a_zones_top_card_moves_the_top_cards_at_once(monkeypatch)
     assert (calls.count("hand"), calls.count("slot"), calls.count("deck")) == (1, 3, 1)
     refused = [e["card"] for e in g.log if e["e"] == "move_failed"]
     assert len(refused) == 2 and refused[0] == refused[1] and "E" in refused[0]
+
+
+EXISTS = """
+id: exists
+name: conditions asking whether a filter finds a card
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  if count(hand(turn_player)) > 1 and not exists(hand(turn_player) where name == 「Z」) {
+    change(turn_player, got, 1)
+  };
+  if exists(hand(turn_player) where name == 「A」) and count(hand(turn_player)) > 5 {
+    change(turn_player, got, 10)
+  } else { change(turn_player, got, 100) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_condition_on_a_filter_finding_a_card_runs_a_loop_each_conjunct_in_turn():
+    """`if a and exists(S where C)` in straight code: the conjuncts are tested in turn, the
+    existence by a loop (no generator), and `else` runs when any conjunct is false."""
+    from interpreter.engine import instructions as I
+
+    g = _game(EXISTS, "exists", [{"name": "A"}, {"name": "B"}]).new_state(
+        [{"main": ["A", "B"]}, {}], 0)
+    assert g.res[0]["got"] == 1 + 100
+    run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
+    assert not [c for c in run.fn.__code__.co_consts if hasattr(c, "co_name")]  # no generator

@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.exprs import Const, Fn, _Generator, _impure, printed_reads
+from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
@@ -282,11 +282,35 @@ class PyGen:
                               f"{''.join(', ' + i for i in items[2:])})")
 
     def _if(self, s: A.If, depth: int) -> None:
-        self._line(depth, f"if {self._expr(s.cond)}:")
+        self._line(depth, f"if {self._condition(s.cond, depth)}:")
         self._block(s.then, depth + 1)
         if s.orelse:
             self._line(depth, "else:")
             self._block(s.orelse, depth + 1)
+
+    def _condition(self, cond: A.Expr, depth: int) -> str:
+        """An `if`'s condition, tested for truth only (no bool() around `and`, `or`, `not`).
+        When a conjunct is the existence of a filter, the conjuncts are tested one by one
+        into a flag, that one by a loop on the lines before (no generator: in CPython 3.11
+        it costs a call and a resume per card), each only when those before hold."""
+        terms = _conjuncts(cond)
+        if _impure(cond) or not any(_exists(t) for t in terms):
+            return self.gen.test(cond, False, False)
+        flag = f"_t{len(self.lines)}"
+        for i, term in enumerate(terms):
+            inner = term.operand if _negated(term) else term
+            at = depth if i == 0 else depth + 1
+            if i:
+                self._line(depth, f"if {flag}:")
+            if not _exists(term):
+                self._line(at, f"{flag} = {self.gen.test(term, False, False)}")
+                continue
+            self.gen.count += 1
+            var = f"_x{self.gen.count}"
+            for line in self.gen.loop_lines(inner, False, var) or ():
+                self._line(at, line)
+            self._line(at, f"{flag} = {'not ' if _negated(term) else ''}{var}")
+        return flag
 
     def _foreach(self, s: A.ForEach, depth: int) -> None:
         n = len(self.lines)
@@ -371,3 +395,14 @@ class PyGen:
         self._block(s.body, depth)
         self._line(depth, "g.atomic -= 1")
         self._line(depth, "_check_end(g)")
+
+
+def _negated(term: A.Expr) -> bool:
+    return isinstance(term, A.Unary) and term.op == "not"
+
+
+def _exists(term: A.Expr) -> bool:
+    """`exists(S where C)` or its negation: a loop (_Generator.loop_lines)."""
+    inner = term.operand if _negated(term) else term
+    return isinstance(inner, A.Call) and inner.name == "exists" and len(inner.args) == 1 \
+        and isinstance(f := inner.args[0].value, A.Filter) and f.name is None
