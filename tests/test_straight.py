@@ -581,3 +581,40 @@ def test_a_condition_on_a_filter_finding_a_card_runs_a_loop_each_conjunct_in_tur
     assert g.res[0]["got"] == 1 + 100
     run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
     assert not [c for c in run.fn.__code__.co_consts if hasattr(c, "co_name")]  # no generator
+
+
+EACH = """
+id: each
+name: a loop's card read in its body
+players: 2
+properties:
+  cost: {type: number, default: 0}
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  for each c in hand(turn_player) { change(turn_player, got, c.cost) };
+  move(c, deck(turn_player))
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loops_card_is_a_local_in_its_body_and_stays_in_the_env_after_it():
+    """`for each c in ...` in straight code: the body reads `c` from a Python local, a card
+    number (its cost inline: no _field), and the env keeps the last card for what follows."""
+    from interpreter.engine import instructions as I
+
+    g = _game(EACH, "each", [{"name": "A", "cost": 2}, {"name": "B", "cost": 5}]).new_state(
+        [{"main": ["A", "B"]}, {}], 0)
+    assert g.res[0]["got"] == 2 + 5
+    deck = [g.defs[c].name for c in g.zones[ZoneRef("deck", 0)]]
+    assert deck == ["A"]  # (the hand was B, A: the loop ended on A)
+    run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
+    assert "_field" not in run.fn.__code__.co_names

@@ -370,12 +370,21 @@ class PyGen:
         key = next(self.sites)
         head = len(self.lines)
         self.lines.append("")  # the `for` line, once the body is known
-        if isinstance(s, A.ForEach):
+        local = isinstance(s, A.ForEach) and not _binds(s.body, s.name)
+        if isinstance(s, A.ForEach):  # (kept in the env: what follows the loop may read it)
             self._line(depth + 1, f"env[{s.name!r}] = {var}")
+        if local:  # the body reads the card from the local (an int: its fields inline)
+            outer = self.gen.locals.get(s.name)
+            self.gen.locals[s.name] = var
         self.loops.append((key, position))
         calls = self.calls
         self._block(s.body, depth + 1)
         self.loops.pop()
+        if local:
+            if outer is None:
+                del self.gen.locals[s.name]
+            else:
+                self.gen.locals[s.name] = outer
         if self.calls != calls:
             target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
         else:
@@ -406,3 +415,14 @@ def _exists(term: A.Expr) -> bool:
     inner = term.operand if _negated(term) else term
     return isinstance(inner, A.Call) and inner.name == "exists" and len(inner.args) == 1 \
         and isinstance(f := inner.args[0].value, A.Filter) and f.name is None
+
+
+def _binds(body: tuple, name: str) -> bool:
+    """Some statement of `body` (at any depth) binds `name` again (`let`, `for each`)."""
+    for s in body:
+        if isinstance(s, (A.Let, A.ForEach)) and s.name == name:
+            return True
+        inner = (*s.then, *s.orelse) if isinstance(s, A.If) else getattr(s, "body", ())
+        if isinstance(inner, tuple) and _binds(inner, name):
+            return True
+    return False
