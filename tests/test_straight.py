@@ -618,3 +618,47 @@ def test_a_loops_card_is_a_local_in_its_body_and_stays_in_the_env_after_it():
     assert deck == ["A"]  # (the hand was B, A: the loop ended on A)
     run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
     assert "_field" not in run.fn.__code__.co_names
+
+
+ZONE_PARAMS = """
+id: zonep
+name: a leaf verb given a zone's cards, a filter's and its caller's
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  tick:
+    params: {player: player, target: cards}
+    each: target
+    do: "change(player, got, 1)"
+  tock:
+    params: {player: player, target: cards}
+    do: "tick(player, target)"
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  tick(turn_player, hand(turn_player));
+  tick(turn_player, hand(turn_player) where name == 「X」);
+  tock(turn_player, hand(turn_player) where name == 「Y」)
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_leaf_verb_run_inline_takes_a_zones_or_a_filters_cards_as_a_tuple(monkeypatch):
+    """Inline, a `cards` parameter given a zone reads its list, given a filter runs a loop,
+    given its caller's cards parameter takes that tuple: as_cards is never called."""
+    from interpreter.compile import exprs
+    from interpreter.engine import vm
+
+    calls = []
+    monkeypatch.setitem(exprs._HELPERS, "as_cards",
+                        lambda g, v: calls.append(v) or vm.as_cards(g, v))
+    g = _game(ZONE_PARAMS, "zonep", [{"name": "X"}, {"name": "Y"}]).new_state(
+        [{"main": ["X", "X", "Y"]}, {}], 0)
+    assert g.res[0]["got"] == 3 + 2 + 1 and not calls

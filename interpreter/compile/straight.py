@@ -239,18 +239,22 @@ class PyGen:
         """A leaf verb's call, as vm.call_verb runs a plain one: the parameters evaluated in
         order (cards as a tuple), card by card for `each`, the body, its event."""
         gen, owner = self.gen, self.owner
-        sources = gen.values(values)  # (in the caller's variables)
+        pure = not _impure(tuple(v for v in values if not isinstance(v, Const)))
         args: dict[str, str] = {}
         tuples = set()
-        for p, source in zip(verb.params, sources, strict=True):
+        for p, value in zip(verb.params, values, strict=True):  # (in the caller's variables)
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
+            if p.type == "cards":
+                tuples.add(local)
+                if pure and self._cards_of(value, local, depth):
+                    continue
+            source = gen.values([value])[0]
             self._line(depth, f"{local} = {source}")
-            if p.type == "cards":  # (as_cards, inlined for one card)
+            if p.type == "cards" and source not in gen.tuples:  # (as_cards, inlined for one card)
                 self._line(depth, f"if type({local}) is not tuple:")
                 self._line(depth + 1,
                            f"{local} = ({local},) if type({local}) is int else as_cards(g, {local})")
-                tuples.add(local)
         if verb.each is not None:
             gen.count += 1
             self._line(depth, f"for _e{gen.count} in {args[verb.each]}:")
@@ -270,6 +274,17 @@ class PyGen:
             self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
         finally:
             gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
+
+    def _cards_of(self, value: Any, local: str, depth: int) -> bool:
+        """A zone's cards or a filter's, as a tuple into `local` (the zone's list read, the
+        filter a loop: no as_cards); False for any other value."""
+        if isinstance(value, A.Call) and value.name in self.owner.names.zones:
+            self._line(depth, f"{local} = tuple({self.gen.cards(value, False, False)})")
+            return True
+        lines = self.gen.loop_lines(value, False, local) if isinstance(value, A.Filter) else None
+        for line in lines or ():
+            self._line(depth, line)
+        return lines is not None
 
     def _move(self, items: list[str], depth: int) -> None:
         """primitives.move, inlined: the game's mover for the zone called directly, the
