@@ -394,6 +394,7 @@ class ExprCompiler:
         action at every decision."""
         gen = _Generator(self, local_names=frozenset({"card"}))
         gen.args = {"player": "_p", "you": "_p"}
+        gen.shared = {}  # (`count(mana(you))` in two actions' rules: counted once a call)
         lines = ["env = g.game.player_envs[_p]", "_o = []"]
         for i, (adef, selection) in enumerate(actions):
             name, limit = adef.name, adef.limit
@@ -408,6 +409,8 @@ class ExprCompiler:
             lines += [f"if {test}:", "    if _q and _guarded(g, _q):", f"        {other}",
                       "    else:", *_indent(block, 8)]
         lines += ["if g.board is not None:", "    _o = _barred(g, _p, _o)"]
+        if gen.shared:
+            lines.insert(2, f"{' = '.join(gen.shared.values())} = None")
         if not any(re.search(r"\benv\b", line) for line in lines[1:]):
             del lines[0]  # (no selection reads a variable: no env to look up at each call)
         return gen.function("_o", lines, "g, _p, _a")
@@ -521,6 +524,17 @@ def _keep(card: str, name: str, visibility: str) -> list[str]:
             *merged, f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
 
 
+def _shape(node: Any) -> Any:
+    """An expression as nested tuples, without its place in the text: equal for the same
+    expression written twice."""
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__, *(_shape(getattr(node, f.name))
+                                       for f in dataclasses.fields(node) if f.name != "span"))
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    return node
+
+
 def _indent(lines: list[str], spaces: int) -> list[str]:
     return [" " * spaces + line for line in lines]
 
@@ -582,6 +596,9 @@ class _Generator:
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
         # candidates they would otherwise be looked up in the memo for every candidate)
         self.prelude: list[str] | None = [] if hoist else None
+        # the hoisted values the selections of one window share (see compile_window): an
+        # expression's shape -> its variable, None until one of them computes it
+        self.shared: dict[tuple, str] | None = None
         # > 0 while generating the cards a comprehension walks (no `:=` allowed there)
         self.iterable = 0
         self.per_item = 0  # > 0 while generating what is computed for each candidate
@@ -656,9 +673,13 @@ class _Generator:
             return self.expr(n, in_filter, local_it)
         self.count += 1
         name = f"_x{self.count}"  # (named first: what the loop's test hoists goes before it)
+        if self.shared is not None:
+            name = self.shared.setdefault((_shape(n), in_filter), name)
         lines = self.loop_lines(n, in_filter, name)  # (a loop: no comprehension's call)
-        self.prelude += [f"{name} = {self.expr(n, in_filter, local_it)}"] if lines is None \
-            else lines
+        if lines is None:
+            lines = [f"{name} = {self.expr(n, in_filter, local_it)}"]
+        self.prelude += lines if self.shared is None \
+            else [f"if {name} is None:", *_indent(lines, 4)]
         return name
 
     def per_candidate(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
