@@ -69,3 +69,58 @@ def test_max_and_min_of_values_of_any_shape(ucb, ucb_decks):
                             (None, None, 2, None), ((5,), (9,), 9, 5)]:
         env = {**vm.effect_env(g, None, 0), "a": a, "b": b}
         assert (most(g, env), least(g, env)) == (high, low), (a, b)
+
+
+WHOLE = """
+id: wholes
+name: printed whole numbers compared inline
+players: 2
+properties:
+  cost: {type: number, default: 0}
+  power: {type: number}
+states:
+  veiled: {hides_properties: true}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: public}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  set(hand(turn_player) where name == 「V」, veiled)
+turn:
+  - phase: main
+    actions: [play, boost]
+actions:
+  play:
+    card: "hand(player)"
+    requires: "card.cost <= 2"
+    do: "set(card, veiled)"
+  boost:
+    card: "hand(player)"
+    requires: "card.power <= 2"
+    do: "set(card, veiled)"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_printed_whole_number_compares_without_a_helper():
+    """`card.cost <= 2` in a selection: cost, which no text modifies and every card has as a
+    whole number (printed or its default), compares as printed with no helper, false on a
+    card whose properties a state hides (V); power, which a card may lack (None), takes it."""
+    import yaml
+
+    from interpreter.compile.build import build_game
+    from interpreter.compile.exprs import _BINARY
+    from interpreter.load.yamlpos import load_text
+
+    cards = [{"name": "A", "cost": 1, "power": 1}, {"name": "B", "cost": 3, "power": 3},
+             {"name": "V", "cost": 1, "power": 1}, {"name": "N"}]
+    card_file = load_text(yaml.safe_dump({"ruleset": "wholes", "cards": cards}), "c.yaml")
+    game = build_game(load_text(WHOLE, "wholes.yaml"), [card_file])
+    g = game.new_state([{"main": ["A", "B", "V", "N"]}, {}], 0)
+    labels = sorted(a.label.split("#")[0] for a in g.legal_actions() if "#" in a.label)
+    assert labels == ["boost A", "play A", "play N"], labels
+    helpers = {name: set(map(id, game.ruleset.actions[name].select.__globals__.values()))
+               for name in ("play", "boost")}
+    assert id(_BINARY["<="]) not in helpers["play"] and id(_BINARY["<="]) in helpers["boost"]

@@ -502,3 +502,20 @@ def test_a_choice_of_a_negative_or_unknown_number_picks_none_and_of_too_many_all
     game = build_game(load_text(CHOICE_COUNTS, "counts.yaml"), [cards])
     g = game.new_state([{"main": ["X", "Y", "Z"]}, {}], 0)
     assert g.decision is None and g.res[0]["got"] == 300  # (no action: on to the turn limit)
+
+
+def test_generated_code_looks_up_no_env_nor_zone_it_knows_when_compiled(ucb):
+    """A window whose selections read no variable looks up no player's env; the end check,
+    where `player` is a number, reads each player's zone as a constant (no table of them)."""
+    window = ucb.ruleset.selections[("play", "cast", "activate", "evolve")]
+    assert "player_envs" not in window.__code__.co_names
+    assert ZoneRef("deck", 0) in ucb.ruleset.end_check.__globals__.values()
+
+
+def test_a_window_computes_what_its_actions_rules_share_once(ucb):
+    """play, cast and evolve each ask `card.cost <= count(mana(you) where ...)`: the window
+    of the main phase counts the mana once per call, for whichever of them gets there first
+    (test_compiled_selections_offer_what_the_rules_allow: the options stay the same)."""
+    window = ucb.ruleset.selections[("play", "cast", "activate", "evolve")]
+    counted = [v for v in window.__code__.co_varnames if v.startswith("_x")]
+    assert len(counted) == 1, counted

@@ -495,3 +495,170 @@ def test_a_loop_goes_on_after_a_window_opened_in_one_of_its_passes():
     _choose(g, "Y")  # the window closes (nothing left), the last pass offers nothing
     assert g.res[0]["got"] == 33
     assert (g.decision.player, g.decision.kind) == (0, "action")  # the main phase's window
+
+
+TOPS = """
+id: tops
+name: the top cards of a zone moved one by one, and into a zone that can refuse them
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  slot: {visibility: public, capacity: 1}
+verbs:
+  draw:
+    params: {player: player, n: {type: number, default: 1}}
+    do: "repeat n { move(top(deck(player)), hand(player)) }"
+setup: |
+  draw(turn_player, 3);
+  repeat 3 { move(top(deck(turn_player)), slot(turn_player)) };
+  repeat 2 { move(top(hand(turn_player)), deck(turn_player), bottom) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loop_moving_a_zones_top_card_moves_the_top_cards_at_once(monkeypatch):
+    """`repeat n { move(top(Z), D) }` moves the top n cards of Z in one call of D's mover, in
+    the order the passes would (each ends on top of the hand, or at the bottom of the deck),
+    inline (draw) or not; into a zone with a capacity, each pass tries the top card again,
+    refused as often as the passes try it."""
+    from interpreter.engine import game as games
+
+    calls = []
+    made = games.movers
+
+    def counted(game):
+        return {name: (lambda *a, m=m, name=name: calls.append(name) or m(*a))
+                for name, m in made(game).items()}
+
+    monkeypatch.setattr(games, "movers", counted)
+    game = _game(TOPS, "tops", [{"name": n} for n in "ABCDE"])
+    g = game.new_state([{"main": list("ABCDE")}, {}], 0)
+    names = {zone: [g.defs[c].name for c in g.zones[ZoneRef(zone, g.turn_player)]]
+             for zone in ("hand", "deck", "slot")}
+    assert names == {"hand": ["A"], "slot": ["D"], "deck": ["E", "C", "B"]}
+    assert (calls.count("hand"), calls.count("slot"), calls.count("deck")) == (1, 3, 1)
+    refused = [e["card"] for e in g.log if e["e"] == "move_failed"]
+    assert len(refused) == 2 and refused[0] == refused[1] and "E" in refused[0]
+
+
+EXISTS = """
+id: exists
+name: conditions asking whether a filter finds a card
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  if count(hand(turn_player)) > 1 and not exists(hand(turn_player) where name == 「Z」) {
+    change(turn_player, got, 1)
+  };
+  if exists(hand(turn_player) where name == 「A」) and count(hand(turn_player)) > 5 {
+    change(turn_player, got, 10)
+  } else { change(turn_player, got, 100) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_condition_on_a_filter_finding_a_card_runs_a_loop_each_conjunct_in_turn():
+    """`if a and exists(S where C)` in straight code: the conjuncts are tested in turn, the
+    existence by a loop (no generator), and `else` runs when any conjunct is false."""
+    from interpreter.engine import instructions as I
+
+    g = _game(EXISTS, "exists", [{"name": "A"}, {"name": "B"}]).new_state(
+        [{"main": ["A", "B"]}, {}], 0)
+    assert g.res[0]["got"] == 1 + 100
+    run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
+    assert not [c for c in run.fn.__code__.co_consts if hasattr(c, "co_name")]  # no generator
+
+
+EACH = """
+id: each
+name: a loop's card read in its body
+players: 2
+properties:
+  cost: {type: number, default: 0}
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  for each c in hand(turn_player) { change(turn_player, got, c.cost) };
+  move(c, deck(turn_player))
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loops_card_is_a_local_in_its_body_and_stays_in_the_env_after_it():
+    """`for each c in ...` in straight code: the body reads `c` from a Python local, a card
+    number (its cost inline: no _field), and the env keeps the last card for what follows."""
+    from interpreter.engine import instructions as I
+
+    g = _game(EACH, "each", [{"name": "A", "cost": 2}, {"name": "B", "cost": 5}]).new_state(
+        [{"main": ["A", "B"]}, {}], 0)
+    assert g.res[0]["got"] == 2 + 5
+    deck = [g.defs[c].name for c in g.zones[ZoneRef("deck", 0)]]
+    assert deck == ["A"]  # (the hand was B, A: the loop ended on A)
+    run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
+    assert "_field" not in run.fn.__code__.co_names
+
+
+ZONE_PARAMS = """
+id: zonep
+name: a leaf verb given a zone's cards, a filter's and its caller's
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  tick:
+    params: {player: player, target: cards}
+    each: target
+    do: "change(player, got, 1)"
+  tock:
+    params: {player: player, target: cards}
+    do: "tick(player, target)"
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  tick(turn_player, hand(turn_player));
+  tick(turn_player, hand(turn_player) where name == 「X」);
+  tock(turn_player, hand(turn_player) where name == 「Y」)
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_leaf_verb_run_inline_takes_a_zones_or_a_filters_cards_as_a_tuple(monkeypatch):
+    """Inline, a `cards` parameter given a zone reads its list, given a filter runs a loop,
+    given its caller's cards parameter takes that tuple: as_cards is never called."""
+    from interpreter.compile import exprs
+    from interpreter.engine import vm
+
+    calls = []
+    monkeypatch.setitem(exprs._HELPERS, "as_cards",
+                        lambda g, v: calls.append(v) or vm.as_cards(g, v))
+    g = _game(ZONE_PARAMS, "zonep", [{"name": "X"}, {"name": "Y"}]).new_state(
+        [{"main": ["X", "X", "Y"]}, {}], 0)
+    assert g.res[0]["got"] == 3 + 2 + 1 and not calls

@@ -208,6 +208,9 @@ def _turn_order(g: GameState) -> tuple[int, ...]:
     return tuple(vm.apnap(g))
 
 
+# a printed read of a property a state can hide: `(None if HIDDEN else READ)`
+_VEILED = re.compile(r"\(None if (g\.flags\[\{c\}\] & \d+) else (g\.defs\[\{c\}\]\.printed\[\d+\])\)")
+
 # a card's property read through its reader: `R['cost'](g, _v0)` (the card a local number)
 _READ = re.compile(r"R\[('\w+')\]\(g, (\w+(?:\[0\])?)\)")
 
@@ -391,6 +394,7 @@ class ExprCompiler:
         action at every decision."""
         gen = _Generator(self, local_names=frozenset({"card"}))
         gen.args = {"player": "_p", "you": "_p"}
+        gen.shared = {}  # (`count(mana(you))` in two actions' rules: counted once a call)
         lines = ["env = g.game.player_envs[_p]", "_o = []"]
         for i, (adef, selection) in enumerate(actions):
             name, limit = adef.name, adef.limit
@@ -405,6 +409,10 @@ class ExprCompiler:
             lines += [f"if {test}:", "    if _q and _guarded(g, _q):", f"        {other}",
                       "    else:", *_indent(block, 8)]
         lines += ["if g.board is not None:", "    _o = _barred(g, _p, _o)"]
+        if gen.shared:
+            lines.insert(2, f"{' = '.join(gen.shared.values())} = None")
+        if not any(re.search(r"\benv\b", line) for line in lines[1:]):
+            del lines[0]  # (no selection reads a variable: no env to look up at each call)
         return gen.function("_o", lines, "g, _p, _a")
 
     def _selection(self, gen: _Generator, name: str, cards: A.Expr, rules: list[A.Expr],
@@ -516,6 +524,17 @@ def _keep(card: str, name: str, visibility: str) -> list[str]:
             *merged, f"elif _kept(g, _f, _i, {card}, _p):", f"    {option}"]
 
 
+def _shape(node: Any) -> Any:
+    """An expression as nested tuples, without its place in the text: equal for the same
+    expression written twice."""
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__, *(_shape(getattr(node, f.name))
+                                       for f in dataclasses.fields(node) if f.name != "span"))
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    return node
+
+
 def _indent(lines: list[str], spaces: int) -> list[str]:
     return [" " * spaces + line for line in lines]
 
@@ -577,6 +596,9 @@ class _Generator:
         # hoist: state-only subexpressions are computed once, before the body (in a loop over
         # candidates they would otherwise be looked up in the memo for every candidate)
         self.prelude: list[str] | None = [] if hoist else None
+        # the hoisted values the selections of one window share (see compile_window): an
+        # expression's shape -> its variable, None until one of them computes it
+        self.shared: dict[tuple, str] | None = None
         # > 0 while generating the cards a comprehension walks (no `:=` allowed there)
         self.iterable = 0
         self.per_item = 0  # > 0 while generating what is computed for each candidate
@@ -651,9 +673,13 @@ class _Generator:
             return self.expr(n, in_filter, local_it)
         self.count += 1
         name = f"_x{self.count}"  # (named first: what the loop's test hoists goes before it)
+        if self.shared is not None:
+            name = self.shared.setdefault((_shape(n), in_filter), name)
         lines = self.loop_lines(n, in_filter, name)  # (a loop: no comprehension's call)
-        self.prelude += [f"{name} = {self.expr(n, in_filter, local_it)}"] if lines is None \
-            else lines
+        if lines is None:
+            lines = [f"{name} = {self.expr(n, in_filter, local_it)}"]
+        self.prelude += lines if self.shared is None \
+            else [f"if {name} is None:", *_indent(lines, 4)]
         return name
 
     def per_candidate(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
@@ -847,14 +873,44 @@ class _Generator:
             w, v, k = f"_w{self.count}", f"_u{self.count}", self.const(_BINARY[op])
             return f"({w} {op} {v} if type({w} := {a}) is type({v} := {b}) is int " \
                    f"else {k}({w}, {v}))"
-        return self._int_compare(n, a, b) or f"{self.const(_BINARY[op])}({a}, {b})"
+        return self._int_compare(n, a, b, in_filter, local_it) \
+            or f"{self.const(_BINARY[op])}({a}, {b})"
 
-    def _int_compare(self, n: A.Binary, a: str, b: str) -> str | None:
+    def _whole_read(self, n: A.Expr, in_filter: bool,
+                    local_it: bool) -> tuple[str | None, str] | None:
+        """A local card's number property read as printed (exprs.printed: no text modifies
+        it) where every card has a whole number: the source of the test that hides it (None
+        when nothing can) and of the printed read. None for any other expression."""
+        if isinstance(n, A.Member) and isinstance(n.obj, A.Name):
+            name, card = n.name, self._name(n.obj, in_filter, local_it)
+            if not (card == "it" or card in self.locals.values()):
+                return None
+        elif isinstance(n, A.Name) and in_filter and local_it and self.names.card_field(n.id):
+            name, card = n.id, "it"  # (a filter's candidate, as _name reads it)
+        else:
+            return None
+        printed = self.owner.printed.get(name)
+        if name not in self.names.whole_numbers or name not in self.owner.printed_later \
+                or printed is None:
+            return None
+        veiled = _VEILED.fullmatch(printed)  # (as compile/ruleset.py's _printed_source writes)
+        if veiled is None:
+            return None if "(" in printed else (None, printed.format(c=card))
+        return veiled.group(1).format(c=card), veiled.group(2).format(c=card)
+
+    def _int_compare(self, n: A.Binary, a: str, b: str, in_filter: bool,
+                     local_it: bool) -> str | None:
         """`card.cost <= count(...)`, `speed >= you.bar`: an ordered compare, inline when the
-        values are ints (None, a one-card tuple and the rest take the helper). None where
+        values are ints (None, a one-card tuple and the rest take the helper); a printed whole
+        number against a whole number with no test of its type (_whole_read). None where
         `:=` cannot go."""
         if n.op not in ("<", "<=", ">", ">=") or self.iterable:
             return None
+        read = self._whole_read(n.left, in_filter, local_it)
+        if read is not None and _whole_number(n.right) and not _impure(n.right):
+            hidden, value = read  # (hidden: the comparison is false, the right side unread)
+            return f"({value} {n.op} {b})" if hidden is None \
+                else f"(not {hidden} and {value} {n.op} {b})"
         self.count += 1
         w, k = f"_w{self.count}", self.const(_BINARY[n.op])
         if _whole_number(n.right) and not isinstance(n.left, A.Num):
@@ -960,6 +1016,8 @@ class _Generator:
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
+            if args[0].isdigit():  # a player known here (the end check's): its zone
+                return self.const(ZoneRef(n.name, int(args[0])))
             refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)

@@ -31,6 +31,7 @@ class Names:
     """Every name a ruleset declares, for resolving and for 'did you mean'."""
 
     zones: dict[str, bool] = field(default_factory=dict)  # name -> shared
+    capped: set[str] = field(default_factory=set)  # the zones with a capacity
     properties: set[str] = field(default_factory=set)
     states: set[str] = field(default_factory=set)
     enums: set[str] = field(default_factory=set)
@@ -44,6 +45,8 @@ class Names:
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
+    # number properties every card has as a whole number (printed, else a whole default)
+    whole_numbers: set[str] = field(default_factory=set)
     state_bits: dict[str, int] = field(default_factory=dict)  # state -> its bit in a card's flags
     hiding_mask: int = 0  # the bits of the states that hide a card's properties
 
@@ -101,6 +104,8 @@ def ruleset_names(raw: dict) -> Names:
     props = raw.get("properties") or {}
     names = Names(
         zones={z: bool((d or {}).get("shared")) for z, d in (raw.get("zones") or {}).items()},
+        capped={z for z, d in (raw.get("zones") or {}).items() if (d or {}).get("capacity")
+                is not None},
         properties=set(props),
         states=set(raw.get("states") or {}),
         enums={v for p in props.values() for v in ((p or {}).get("values") or ())},
@@ -113,6 +118,8 @@ def ruleset_names(raw: dict) -> Names:
     )
     names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
     names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
+    names.whole_numbers = {p for p, d in props.items() if names.property_types[p] == "number"
+                           and type((d or {}).get("default")) is int and not (d or {}).get("formula")}
     states = raw.get("states") or {}
     names.state_bits = {s: 1 << i for i, s in enumerate(states)}
     names.hiding_mask = sum(names.state_bits[s] for s, d in states.items()

@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.exprs import Const, Fn, _Generator, _impure, printed_reads
+from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
 from interpreter.engine import vm
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
@@ -239,18 +239,22 @@ class PyGen:
         """A leaf verb's call, as vm.call_verb runs a plain one: the parameters evaluated in
         order (cards as a tuple), card by card for `each`, the body, its event."""
         gen, owner = self.gen, self.owner
-        sources = gen.values(values)  # (in the caller's variables)
+        pure = not _impure(tuple(v for v in values if not isinstance(v, Const)))
         args: dict[str, str] = {}
         tuples = set()
-        for p, source in zip(verb.params, sources, strict=True):
+        for p, value in zip(verb.params, values, strict=True):  # (in the caller's variables)
             gen.count += 1
             local = args[p.name] = f"_a{gen.count}"
+            if p.type == "cards":
+                tuples.add(local)
+                if pure and self._cards_of(value, local, depth):
+                    continue
+            source = gen.values([value])[0]
             self._line(depth, f"{local} = {source}")
-            if p.type == "cards":  # (as_cards, inlined for one card)
+            if p.type == "cards" and source not in gen.tuples:  # (as_cards, inlined for one card)
                 self._line(depth, f"if type({local}) is not tuple:")
                 self._line(depth + 1,
                            f"{local} = ({local},) if type({local}) is int else as_cards(g, {local})")
-                tuples.add(local)
         if verb.each is not None:
             gen.count += 1
             self._line(depth, f"for _e{gen.count} in {args[verb.each]}:")
@@ -271,6 +275,17 @@ class PyGen:
         finally:
             gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved
 
+    def _cards_of(self, value: Any, local: str, depth: int) -> bool:
+        """A zone's cards or a filter's, as a tuple into `local` (the zone's list read, the
+        filter a loop: no as_cards); False for any other value."""
+        if isinstance(value, A.Call) and value.name in self.owner.names.zones:
+            self._line(depth, f"{local} = tuple({self.gen.cards(value, False, False)})")
+            return True
+        lines = self.gen.loop_lines(value, False, local) if isinstance(value, A.Filter) else None
+        for line in lines or ():
+            self._line(depth, line)
+        return lines is not None
+
     def _move(self, items: list[str], depth: int) -> None:
         """primitives.move, inlined: the game's mover for the zone called directly, the
         arguments evaluated in order as for the call."""
@@ -282,11 +297,35 @@ class PyGen:
                               f"{''.join(', ' + i for i in items[2:])})")
 
     def _if(self, s: A.If, depth: int) -> None:
-        self._line(depth, f"if {self._expr(s.cond)}:")
+        self._line(depth, f"if {self._condition(s.cond, depth)}:")
         self._block(s.then, depth + 1)
         if s.orelse:
             self._line(depth, "else:")
             self._block(s.orelse, depth + 1)
+
+    def _condition(self, cond: A.Expr, depth: int) -> str:
+        """An `if`'s condition, tested for truth only (no bool() around `and`, `or`, `not`).
+        When a conjunct is the existence of a filter, the conjuncts are tested one by one
+        into a flag, that one by a loop on the lines before (no generator: in CPython 3.11
+        it costs a call and a resume per card), each only when those before hold."""
+        terms = _conjuncts(cond)
+        if _impure(cond) or not any(_exists(t) for t in terms):
+            return self.gen.test(cond, False, False)
+        flag = f"_t{len(self.lines)}"
+        for i, term in enumerate(terms):
+            inner = term.operand if _negated(term) else term
+            at = depth if i == 0 else depth + 1
+            if i:
+                self._line(depth, f"if {flag}:")
+            if not _exists(term):
+                self._line(at, f"{flag} = {self.gen.test(term, False, False)}")
+                continue
+            self.gen.count += 1
+            var = f"_x{self.gen.count}"
+            for line in self.gen.loop_lines(inner, False, var) or ():
+                self._line(at, line)
+            self._line(at, f"{flag} = {'not ' if _negated(term) else ''}{var}")
+        return flag
 
     def _foreach(self, s: A.ForEach, depth: int) -> None:
         n = len(self.lines)
@@ -298,8 +337,36 @@ class PyGen:
     def _repeat(self, s: A.Repeat, depth: int) -> None:
         n = len(self.lines)
         self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        moved = self._moved_tops(s)
+        if moved is not None:  # the top n cards in one move (its mover's loop: one call)
+            if not self.inline:
+                next(self.sites)  # (the loop's env key: nothing in it hands over)
+            zone, values = moved
+            self._move([f"tuple({self.gen.cards(zone, False, False)}[:_s{n}])",
+                        *self.gen.values(values)], depth)
+            return
         self._loop(n, s, depth, "_", f"range(_s{n})", f"range(_s{n})",
                    f"(tuple(range(_s{n})), _n{n} + 1)")
+
+    def _moved_tops(self, s: A.Repeat) -> tuple[A.Call, list] | None:
+        """`repeat n { move(top(Z), D) }` as one move of the top n cards of Z: the zone Z and
+        the move's other arguments, or None for another loop. Each pass moves the next card
+        of Z, as the mover moves those cards one by one, when D is another zone (not Z
+        again) whose capacity cannot refuse a card (a pass would try the same card again),
+        and the players of Z and D are variables (the same at every pass)."""
+        if len(s.body) != 1 or not isinstance(call := s.body[0], A.Call) or call.name != "move":
+            return None
+        values = self.owner.call_parts(call)[1]
+        top, to = values[0], values[1]
+        if not (isinstance(top, A.Call) and top.name == "top" and len(top.args) == 1
+                and all(isinstance(v, Const) for v in values[2:])):
+            return None
+        zone, names = top.args[0].value, self.owner.names
+        if not all(isinstance(z, A.Call) and z.name in names.zones
+                   and all(isinstance(a.value, A.Name) for a in z.args) for z in (zone, to)) \
+                or zone.name == to.name or to.name in names.capped:
+            return None
+        return zone, values[1:]
 
     def _loop(self, n: int, s: A.ForEach | A.Repeat, depth: int, var: str, items: str,
               numbered: str, position: str) -> None:
@@ -318,12 +385,21 @@ class PyGen:
         key = next(self.sites)
         head = len(self.lines)
         self.lines.append("")  # the `for` line, once the body is known
-        if isinstance(s, A.ForEach):
+        local = isinstance(s, A.ForEach) and not _binds(s.body, s.name)
+        if isinstance(s, A.ForEach):  # (kept in the env: what follows the loop may read it)
             self._line(depth + 1, f"env[{s.name!r}] = {var}")
+        if local:  # the body reads the card from the local (an int: its fields inline)
+            outer = self.gen.locals.get(s.name)
+            self.gen.locals[s.name] = var
         self.loops.append((key, position))
         calls = self.calls
         self._block(s.body, depth + 1)
         self.loops.pop()
+        if local:
+            if outer is None:
+                del self.gen.locals[s.name]
+            else:
+                self.gen.locals[s.name] = outer
         if self.calls != calls:
             target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
         else:
@@ -343,3 +419,25 @@ class PyGen:
         self._block(s.body, depth)
         self._line(depth, "g.atomic -= 1")
         self._line(depth, "_check_end(g)")
+
+
+def _negated(term: A.Expr) -> bool:
+    return isinstance(term, A.Unary) and term.op == "not"
+
+
+def _exists(term: A.Expr) -> bool:
+    """`exists(S where C)` or its negation: a loop (_Generator.loop_lines)."""
+    inner = term.operand if _negated(term) else term
+    return isinstance(inner, A.Call) and inner.name == "exists" and len(inner.args) == 1 \
+        and isinstance(f := inner.args[0].value, A.Filter) and f.name is None
+
+
+def _binds(body: tuple, name: str) -> bool:
+    """Some statement of `body` (at any depth) binds `name` again (`let`, `for each`)."""
+    for s in body:
+        if isinstance(s, (A.Let, A.ForEach)) and s.name == name:
+            return True
+        inner = (*s.then, *s.orelse) if isinstance(s, A.If) else getattr(s, "body", ())
+        if isinstance(inner, tuple) and _binds(inner, name):
+            return True
+    return False
