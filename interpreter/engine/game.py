@@ -325,7 +325,7 @@ if mods and name in mods:
         if turns is not None:
             g.turn_limit = turns
         g.zones = {ref: [] for ref in self.zone_refs}
-        sections = self.ruleset.deck["sections"]
+        sections = self.ruleset.deck.get("sections")  # (none when no deck is dealt)
         for p in range(self.ruleset.players):
             g.res.append(dict(self.initial_res))
             for section, names in decks[p].items():
