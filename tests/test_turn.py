@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.compile.build import build_game
+from interpreter.engine.turn import PhaseStart
 from interpreter.load.yamlpos import load_text
 from interpreter.run.loading import load_game
+from interpreter.run.scenario import build_state
 
 KNOCK = """
 id: knock
@@ -79,3 +81,52 @@ def test_a_phase_start_trigger_resolves_before_an_empty_phase_ends():
     events = [(e["e"], e.get("phase")) for e in g.log
               if e["e"] in ("phase_start", "phase_end", "moved")]
     assert events[2:5] == [("phase_start", "bare"), ("moved", None), ("phase_end", "bare")]
+
+
+PHASES = """
+id: phases
+name: three phases, the middle one skipped
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+turn:
+  - phase: first
+    actions: [knock]
+  - phase: middle
+    if: "count(deck(you)) > 99"
+    actions: [knock]
+  - phase: last
+    actions: [knock]
+actions:
+  knock:
+    do: "let x = 1"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def _phase_events(g) -> list[tuple[str, str]]:
+    return [(e["e"], e["phase"]) for e in g.log if e["e"] in ("phase_start", "phase_end")]
+
+
+def test_one_instruction_ends_a_phase_and_starts_the_next():
+    """Between two phases one dispatch does both (a start that ends the phase before); a
+    skipped phase is not ended, and the turn ends the last phase."""
+    game = build_game(load_text(PHASES, "phases.yaml"), [])
+    starts = [(i.ending and i.ending.name, i.phase.name) for i in game.program
+              if isinstance(i, PhaseStart)]
+    assert starts == [(None, "first"), ("first", "middle"), (None, "middle"),
+                      ("middle", "last"), (None, "last")]
+    g = game.new_state([{}, {}], 0)
+    for _ in range(2):  # pass in the first and the last phase
+        g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
+    assert _phase_events(g) == [("phase_start", "first"), ("phase_end", "first"),
+                                ("phase_start", "last"), ("phase_end", "last"),
+                                ("phase_start", "first")]
+
+
+def test_a_scenario_started_at_a_later_phase_does_not_end_the_phase_before():
+    game = build_game(load_text(PHASES, "phases.yaml"), [])
+    g = build_state(game, {"turn_player": "P1", "phase": "last"}, 0)
+    assert _phase_events(g) == [("phase_start", "last")]

@@ -50,17 +50,32 @@ class TurnStart(Instr):
 
 
 class PhaseStart(Instr):
-    """Enter a phase, or skip it when its `if` condition does not hold."""
+    """Enter a phase, or skip it when its `if` condition does not hold. With `ending`, the
+    phase before ends first (as PhaseEnd does): one dispatch for both. A plain PhaseStart of
+    the same phase follows it, where the loop comes back when that end started something
+    (settling first), and where a scenario starts the phase."""
 
-    __slots__ = ("phase", "skip")
+    __slots__ = ("phase", "skip", "ending")
 
-    def __init__(self, phase: PhaseDef, skip: int) -> None:
-        self.phase, self.skip = phase, skip
+    def __init__(self, phase: PhaseDef, ending: PhaseDef | None = None) -> None:
+        self.phase, self.ending = phase, ending
+        self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        ending = self.ending
+        if ending is not None:
+            f.pc += 1  # (the plain start, next)
+            if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
+                vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                        changed=False)
+            if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
+                expire(g, "phase")
+            if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                    and vm.settle_point(g):
+                return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
