@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.compile.build import build_game
-from interpreter.engine.turn import PhaseStart
+from interpreter.engine.turn import PhaseStart, TurnEnd
 from interpreter.load.yamlpos import load_text
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
@@ -111,13 +111,15 @@ def _phase_events(g) -> list[tuple[str, str]]:
 
 
 def test_one_instruction_ends_a_phase_and_starts_the_next():
-    """Between two phases one dispatch does both (a start that ends the phase before); a
-    skipped phase is not ended, and the turn ends the last phase."""
+    """Between two phases one dispatch does both (a start that ends the phase before), and
+    the turn's end ends the last phase; a skipped phase is not ended."""
     game = build_game(load_text(PHASES, "phases.yaml"), [])
     starts = [(i.ending and i.ending.name, i.phase.name) for i in game.program
               if isinstance(i, PhaseStart)]
     assert starts == [(None, "first"), ("first", "middle"), (None, "middle"),
                       ("middle", "last"), (None, "last")]
+    ends = [i.ending and i.ending.name for i in game.program if isinstance(i, TurnEnd)]
+    assert ends == ["last", None]
     g = game.new_state([{}, {}], 0)
     for _ in range(2):  # pass in the first and the last phase
         g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))

@@ -454,11 +454,11 @@ class RulesetBuilder:
                 code.append(T.Push(phase.body))
             if phase.actions:
                 code.append(T.Window(phase))
-            for start in starts:  # skipped: past this phase's end (the next start ends it)
+            for start in starts:  # skipped: past this phase's end (what follows ends it)
                 start.skip = len(code) + 1
             ending = phase
-        if ending is not None:
-            code.append(T.PhaseEnd(ending))
+        if ending is not None:  # the last phase: the turn's first end ends it
+            code.append(T.TurnEnd(turn_start, ending))
         code.append(T.TurnEnd(turn_start))
         return tuple(code)
 

@@ -51,7 +51,8 @@ class TurnStart(Instr):
 
 class PhaseStart(Instr):
     """Enter a phase, or skip it when its `if` condition does not hold. With `ending`, the
-    phase before ends first (as PhaseEnd does): one dispatch for both. A plain PhaseStart of
+    phase before ends first (it reports phase_end, its limits and states expire): one
+    dispatch for both. A plain PhaseStart of
     the same phase follows it, where the loop comes back when that end started something
     (settling first), and where a scenario starts the phase."""
 
@@ -132,38 +133,31 @@ class Window(Instr):
             start_action(g, f, option, g.turn_player, self.phase.max_actions)
 
 
-class PhaseEnd(Instr):
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: PhaseDef) -> None:
-        self.phase = phase
-
-    def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
-            return  # a timing point: what settling started runs first, then this again
-        f.pc += 1
-        if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
-            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
-                    changed=False)
-        if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
-            expire(g, "phase")
-        # go on
-        f.code[f.pc].run(g, f)
-
-
 class TurnEnd(Instr):
-    """Announce the turn's end; once the abilities that heard it resolved, pass the turn."""
+    """Announce the turn's end; once the abilities that heard it resolved, pass the turn.
+    With `ending`, the turn's last phase ends first (as in PhaseStart): a plain TurnEnd
+    follows, where the loop comes back when that end or the announcement started something."""
 
-    __slots__ = ("loop",)
+    __slots__ = ("loop", "ending")
 
-    def __init__(self, loop: int) -> None:
-        self.loop = loop
+    def __init__(self, loop: int, ending: PhaseDef | None = None) -> None:
+        self.loop, self.ending = loop, ending
 
     def run(self, g: GameState, f: Frame) -> None:
         if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        ending = self.ending
+        if ending is not None:  # (as in PhaseStart)
+            f.pc += 1  # (the plain end, next)
+            if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
+                vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                        changed=False)
+            if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
+                expire(g, "phase")
+            if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+                    and vm.settle_point(g):
+                return  # as the plain end does: what settling started runs first
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
