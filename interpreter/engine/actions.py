@@ -226,7 +226,7 @@ class Offer(Instr):
         self.plan: tuple = (None, None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
@@ -246,7 +246,7 @@ class Offer(Instr):
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
         of some rulesets offer a window that is empty). True when a frame was left."""
-        if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version \
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True

@@ -303,7 +303,7 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version:
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (its quick checks first, as vm.run does)
 
 

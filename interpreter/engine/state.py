@@ -115,11 +115,12 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index", "marks", "expiring",
+        "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
         self.game = game
+        self.state_rules = game.ruleset.state_rules  # (read at every timing point)
         self.defs: list[CardDef] = []
         self.zone_of: list[ZoneRef] = []
         self.zones: dict[ZoneRef, list[int]] = {}
@@ -230,7 +231,7 @@ class GameState:
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:
         g = GameState.__new__(GameState)
-        g.game = self.game
+        g.game, g.state_rules = self.game, self.state_rules
         g.defs = list(self.defs)
         g.zone_of = list(self.zone_of)
         g.zones = {k: list(v) for k, v in self.zones.items()}

@@ -63,7 +63,7 @@ class PhaseStart(Instr):
         self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
@@ -74,7 +74,7 @@ class PhaseStart(Instr):
                         changed=False)
             if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
                 expire(g, "phase")
-            if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+            if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                     and vm.settle_point(g):
                 return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
@@ -108,7 +108,7 @@ class Window(Instr):
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         phase = self.phase
@@ -144,7 +144,7 @@ class TurnEnd(Instr):
         self.loop, self.ending = loop, ending
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
@@ -155,7 +155,7 @@ class TurnEnd(Instr):
                         changed=False)
             if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
                 expire(g, "phase")
-            if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+            if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                     and vm.settle_point(g):
                 return  # as the plain end does: what settling started runs first
         env = f.env
@@ -270,7 +270,7 @@ class Push(Instr):
         self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
@@ -288,7 +288,7 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on

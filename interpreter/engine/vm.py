@@ -29,8 +29,8 @@ def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
     if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
         return
-    frames, rules = g.frames, g.game.ruleset.state_rules
-    steps, limit = 0, MAX_STEPS_PER_DECISION
+    frames = g.frames
+    steps, limit = 0, MAX_STEPS_PER_DECISION  # (counting up: small ints are not allocated)
     try:
         while g.decision is None:
             if not frames:
@@ -52,8 +52,9 @@ def run(g: GameState) -> None:
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
                     # a timing point (settle_point's quick checks, inlined)
-                    if g.pending or g.queue or rules and g.rules_at != g.version:
+                    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
                         settle_point(g)
+                continue  # (no run here: `steps` is as it was)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
@@ -66,7 +67,7 @@ def effect_end(g: GameState, env: dict) -> None:
     if "#complete" in env:  # an action whose limit counts once it completes
         done = env["#complete"]
         g.counts[done] = g.counts.get(done, 0) + 1
-    if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version:
+    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
         settle_point(g)  # (its quick checks first, as run() does)
 
 
@@ -341,9 +342,8 @@ def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
     # asked very often: no call when there are no state rules, or nothing changed since
     # they last found nothing
-    game = g.game
-    if game.ruleset.state_rules and g.rules_at != g.version:
-        changed = game.rules_changed  # (see instructions.Straight.run)
+    if g.state_rules and g.rules_at != g.version:
+        changed = g.game.rules_changed  # (see instructions.Straight.run)
         rules = changed(g.marks, g.rules_at)
         if not rules:  # nothing they read changed since they last found nothing
             g.rules_at = g.version
