@@ -132,3 +132,16 @@ def test_a_scenario_started_at_a_later_phase_does_not_end_the_phase_before():
     game = build_game(load_text(PHASES, "phases.yaml"), [])
     g = build_state(game, {"turn_player": "P1", "phase": "last"}, 0)
     assert _phase_events(g) == [("phase_start", "last")]
+
+
+def test_a_pass_goes_on_at_once_up_to_the_end_of_the_game():
+    """A pass runs on from the window in the answer itself (Window.resume): there the turn
+    limit that ends the game is reached, and the game ends as in the run loop."""
+    g = build_game(load_text(PHASES + "limits: {turns: 1}\n", "phases.yaml"), []).new_state(
+        [{}, {}], 0)
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
+    assert g.decision.prompt == "last phase: act"
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
+    assert g.result is not None and "turn limit" in g.result.reason
+    assert g.decision is None and not g.frames
+    assert g.log[-1]["e"] == "game_over"

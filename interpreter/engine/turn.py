@@ -14,7 +14,6 @@ from typing import Any
 from interpreter.engine import repetition, vm
 from interpreter.engine.actions import (
     PASS,
-    close_window,
     start_action,
     window_full,
     window_of,
@@ -100,10 +99,10 @@ class Window(Instr):
     """The turn player acts: any legal action of this phase, or pass to end the phase.
     With `max_actions`, the phase also ends once that many actions were taken."""
 
-    __slots__ = ("phase", "prompt", "plan")
+    __slots__ = ("phase", "max_actions", "prompt", "plan")
 
     def __init__(self, phase: PhaseDef) -> None:
-        self.phase = phase
+        self.phase, self.max_actions = phase, phase.max_actions
         self.prompt = f"{phase.name} phase: act"
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
@@ -111,26 +110,28 @@ class Window(Instr):
         if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
-        phase = self.phase
-        if phase.max_actions is None or not window_full(f, phase.max_actions):
+        if self.max_actions is None or not window_full(f, self.max_actions):
             plan = self.plan
             if plan[0] is not g.game:
-                plan = self.plan = (g.game, *window_of(g, phase.actions))
+                plan = self.plan = (g.game, *window_of(g, self.phase.actions))
             out = plan[1](g, g.turn_player, plan[2])
             if out:
                 out.append(PASS)
                 g.decision = _new_tuple(Decision, (g.turn_player, "action", tuple(out),
                                                    self.prompt))  # (vm.ask, inlined)
                 return
-            close_window(f)
+            f.env.pop("#taken", None)  # (close_window, inlined)
+            f.pc += 1
         # closed with nothing asked: go on
         f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
-            close_window(f)
+            f.env.pop("#taken", None)  # (close_window, inlined)
+            f.pc += 1
+            f.code[f.pc].run(g, f)  # go on (vm.answer's run loop takes it from there)
         else:
-            start_action(g, f, option, g.turn_player, self.phase.max_actions)
+            start_action(g, f, option, g.turn_player, self.max_actions)
 
 
 class TurnEnd(Instr):
