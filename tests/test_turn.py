@@ -145,3 +145,40 @@ def test_a_pass_goes_on_at_once_up_to_the_end_of_the_game():
     assert g.result is not None and "turn limit" in g.result.reason
     assert g.decision is None and not g.frames
     assert g.log[-1]["e"] == "game_over"
+
+
+PICK = """
+id: pick
+name: a choice whose last pick ends the game
+players: 2
+zones:
+  deck: {ordered: true, visibility: public}
+  hand: {visibility: owner}
+turn:
+  - phase: main
+    actions: [pick]
+actions:
+  pick:
+    do: "choose 2 c from deck(you); move(c, hand(you))"
+end:
+  - lose: "count(hand(player)) == 2"
+    reason: "two in hand"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_pick_goes_on_at_once_up_to_the_end_of_the_game():
+    """An answer to a choice runs on from it (Choose.resume): the next pick is asked, and
+    after the last one what follows the choice runs, here up to the end of the game."""
+    cards = "ruleset: pick\ncards:\n  - {name: a}\n  - {name: b}\n  - {name: c}\n"
+    game = build_game(load_text(PICK, "pick.yaml"), [load_text(cards, "cards.yaml")])
+    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0)
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "pick" in a.label))
+    assert g.decision.kind == "choose" and len(g.decision.options) == 3
+    g.apply(0)
+    assert g.decision.kind == "choose" and len(g.decision.options) == 2
+    g.apply(0)
+    assert g.result is not None and g.result.winner == 1 and "two in hand" in g.result.reason
+    assert g.decision is None and not g.frames

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import Frame, GameState
+from interpreter.engine.state import Decision, Frame, GameState
 
 Fn = Callable[[GameState, dict], Any]
 DONE = "done"
+_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
 
 
 class Instr:
@@ -200,37 +201,42 @@ class Choose(Instr):
             env[self.key] = state
         remaining, need, chosen, distinct = state
         if len(chosen) >= need or not remaining:
-            return self._finish(f, chosen)
-        if not self.up_to and len(remaining) == need - len(chosen):
-            return self._finish(f, chosen + remaining)
-        player = self.by(g, env) if self.by else env.get("you", g.turn_player)
-        if distinct is None:
-            distinct = vm.distinct_cards(g, remaining, player)
-            if len(remaining) > 9:  # kept: a pick changes one class (see resume)
-                env[self.key] = (remaining, need, chosen, distinct)
-        if len(distinct) == 1 and not self.up_to:  # one class: as picking its first card
-            return self._finish(f, chosen + remaining[:need - len(chosen)])  # until done
-        vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
+            pass  # done
+        elif not self.up_to and len(remaining) == need - len(chosen):
+            chosen += remaining
+        else:
+            player = self.by(g, env) if self.by else env.get("you", g.turn_player)
+            if distinct is None:
+                distinct = vm.distinct_cards(g, remaining, player)
+                if len(remaining) > 9:  # kept: a pick changes one class (see resume)
+                    env[self.key] = (remaining, need, chosen, distinct)
+            if len(distinct) != 1 or self.up_to:
+                options = distinct + (DONE,) if self.up_to else distinct
+                g.decision = _new_tuple(Decision, (player, "choose", options, self.prompt))
+                return  # (vm.ask, inlined)
+            # one class: as picking its first card until done
+            chosen += remaining[:need - len(chosen)]
+        del env[self.key]
+        env[self.name] = chosen
+        f.pc += 1
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        remaining, need, chosen, distinct = f.env[self.key]
-        if option == DONE:
-            self._finish(f, chosen)
-        elif len(chosen) + 1 >= need or len(remaining) == 1:  # the last pick (as run() finds)
-            self._finish(f, chosen + (option,))
+        env = f.env
+        remaining, need, chosen, distinct = env[self.key]
+        if option == DONE or len(chosen) + 1 >= need or len(remaining) == 1:
+            del env[self.key]  # done, or the last pick (as run() finds)
+            env[self.name] = chosen if option == DONE else chosen + (option,)
+            f.pc += 1
         else:
             i = remaining.index(option)
             rest = remaining[:i] + remaining[i + 1:]
             if distinct is not None:  # (kept for many cards: for a few, run() finds the
                 # classes again at less cost than this looks for the picked one's next card)
-                player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+                player = self.by(g, env) if self.by else env.get("you", g.turn_player)
                 distinct = vm.distinct_after(g, rest, i, distinct, option, player)
-            f.env[self.key] = (rest, need, chosen + (option,), distinct)
-
-    def _finish(self, f: Frame, chosen: tuple) -> None:
-        del f.env[self.key]
-        f.env[self.name] = chosen
-        f.pc += 1
+            env[self.key] = (rest, need, chosen + (option,), distinct)
+        if f.pc < len(f.code):  # go on: the next pick, or what follows the choice (vm.answer's
+            f.code[f.pc].run(g, f)  # run loop takes it from there)
 
 
 class May(Instr):
