@@ -14,7 +14,6 @@ from interpreter.engine.state import Decision, Frame, GameState
 
 Fn = Callable[[GameState, dict], Any]
 DONE = "done"
-_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
 
 
 class Instr:
@@ -212,7 +211,7 @@ class Choose(Instr):
                     env[self.key] = (remaining, need, chosen, distinct)
             if len(distinct) != 1 or self.up_to:
                 options = distinct + (DONE,) if self.up_to else distinct
-                g.decision = _new_tuple(Decision, (player, "choose", options, self.prompt))
+                g.decision = Decision((player, "choose", options, self.prompt))
                 return  # (vm.ask, inlined)
             # one class: as picking its first card until done
             chosen += remaining[:need - len(chosen)]

@@ -22,8 +22,6 @@ from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result
 
-_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
-
 
 class TurnStart(Instr):
     __slots__ = ()
@@ -117,9 +115,8 @@ class Window(Instr):
             out = plan[1](g, g.turn_player, plan[2])
             if out:
                 out.append(PASS)
-                g.decision = _new_tuple(Decision, (g.turn_player, "action", tuple(out),
-                                                   self.prompt))  # (vm.ask, inlined)
-                return
+                g.decision = Decision((g.turn_player, "action", tuple(out), self.prompt))
+                return  # (vm.ask, inlined)
             f.env.pop("#taken", None)  # (close_window, inlined)
             f.pc += 1
         # closed with nothing asked: go on

@@ -22,7 +22,6 @@ from interpreter.engine.state import (
 )
 
 MAX_STEPS_PER_DECISION = 200_000
-_new_tuple = tuple.__new__
 
 
 def run(g: GameState) -> None:
@@ -81,8 +80,7 @@ def finish(g: GameState, result: Result) -> None:
 
 
 def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
-    # (tuple.__new__: the named tuple's own __new__ is a Python call, one per decision)
-    g.decision = _new_tuple(Decision, (player, kind, options, prompt))
+    g.decision = Decision((player, kind, options, prompt))
 
 
 def answer(g: GameState, option: Any) -> None:
@@ -97,7 +95,8 @@ def answer(g: GameState, option: Any) -> None:
     except GameOver as over:
         finish(g, over.result)
         return
-    run(g)
+    if g.decision is None:  # (resume may have gone on up to the next question)
+        run(g)
 
 
 # ---------- values ----------
