@@ -49,14 +49,14 @@ class TurnStart(Instr):
 class PhaseStart(Instr):
     """Enter a phase, or skip it when its `if` condition does not hold. With `ending`, the
     phase before ends first (it reports phase_end, its limits and states expire): one
-    dispatch for both. A plain PhaseStart of
-    the same phase follows it, where the loop comes back when that end started something
-    (settling first), and where a scenario starts the phase."""
+    dispatch for both. A plain PhaseStart of the same phase follows it, where the loop comes
+    back when that end started something (settling first), and where a scenario starts the
+    phase."""
 
-    __slots__ = ("phase", "skip", "ending")
+    __slots__ = ("phase", "name", "when", "skip", "ending")
 
     def __init__(self, phase: PhaseDef, ending: PhaseDef | None = None) -> None:
-        self.phase, self.ending = phase, ending
+        self.phase, self.name, self.when, self.ending = phase, phase.name, phase.when, ending
         self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
@@ -66,26 +66,28 @@ class PhaseStart(Instr):
         ending = self.ending
         if ending is not None:
             f.pc += 1  # (the plain start, next)
-            if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
-                vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
-                        changed=False)
-            if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
-                expire(g, "phase")
-            if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
-                    and vm.settle_point(g):
-                return  # as the plain start does: what settling started runs first
+            heard = "phase_end" in g.heard
+            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
+                if heard and not vm.quiet(g, "phase_end", changed=False):
+                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                            changed=False)
+                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+                    expire(g, "phase")
+                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                        and vm.settle_point(g):
+                    return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
             vm.check_end(g)
-        when = self.phase.when  # (see instructions.Straight.run)
+        when = self.when  # (see instructions.Straight.run)
         if when is None or when(g, f.env):
             f.pc += 1
-            g.phase = self.phase.name
+            g.phase = self.name
             if "phase_start" not in g.heard:  # (quiet, inlined)
                 g.version += 1
             elif not vm.quiet(g, "phase_start"):
-                vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                vm.emit(g, "phase_start", {"phase": self.name, "player": g.turn_player},
                         ref=self.phase.ref)
         else:
             f.pc = self.skip
@@ -148,14 +150,16 @@ class TurnEnd(Instr):
         ending = self.ending
         if ending is not None:  # (as in PhaseStart)
             f.pc += 1  # (the plain end, next)
-            if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
-                vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
-                        changed=False)
-            if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
-                expire(g, "phase")
-            if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
-                    and vm.settle_point(g):
-                return  # as the plain end does: what settling started runs first
+            heard = "phase_end" in g.heard
+            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
+                if heard and not vm.quiet(g, "phase_end", changed=False):
+                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                            changed=False)
+                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+                    expire(g, "phase")
+                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                        and vm.settle_point(g):
+                    return  # as the plain end does: what settling started runs first
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
@@ -171,7 +175,7 @@ class TurnEnd(Instr):
             return
         if g.mods or g.counts or "turn" in g.expiring:  # (else expire would end nothing)
             expire(g, "turn")
-        g.turn_player = g.other(g.turn_player)
+        g.turn_player = g.game.opponent[g.turn_player]  # (g.other, no call)
         g.version += 1
         g.marks["@turn"] = g.version
         f.pc = self.loop
