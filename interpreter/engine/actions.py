@@ -167,8 +167,8 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     name, card, idx = option
     adef = g.game.ruleset.actions[name]
     # (action_env, inlined: one action a decision; the player's env knows the opponent)
-    env = {"you": player, "opponent": g.game.player_envs[player]["opponent"], "player": player,
-           "self": None, "card": card}
+    env = {"you": player, "opponent": g.game.opponent[player], "player": player, "self": None,
+           "card": card}
     if idx is not None:
         env["ability"] = (card, idx)
     limit = adef.limit
@@ -190,8 +190,11 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     below = len(g.frames)
     fn = adef.body[0].fn  # (see instructions.Straight.run)
     resume = fn(g, env)
-    if resume is None:
-        vm.effect_end(g, env)
+    if resume is None:  # the action's end, as in vm.run
+        if limit and limit[2] == "complete":  # (its limit counts once it completes)
+            g.counts[key] = g.counts.get(key, 0) + 1
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+            vm.settle_point(g)  # (a timing point: its quick checks first)
         return
     body = Frame(adef.body, env, "action")
     body.pc = resume

@@ -61,15 +61,6 @@ def run(g: GameState) -> None:
         finish(g, over.result)
 
 
-def effect_end(g: GameState, env: dict) -> None:
-    """An action or effect run without a frame ends: as run() does at a frame's end."""
-    if "#complete" in env:  # an action whose limit counts once it completes
-        done = env["#complete"]
-        g.counts[done] = g.counts.get(done, 0) + 1
-    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
-        settle_point(g)  # (its quick checks first, as run() does)
-
-
 def finish(g: GameState, result: Result) -> None:
     g.result = Result(result.winner, result.reason, result.ref, g.turn)
     g.decision = None
