@@ -24,13 +24,42 @@ from interpreter.engine.state import (
 MAX_STEPS_PER_DECISION = 200_000
 
 
+_RUN = object()  # answer's option when there is no question to resume: run on
+
+
 def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
-    if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
-        return
+    if g.result is None:  # only finish() sets it: below, GameOver ends the loop
+        answer(g, _RUN)
+
+
+def finish(g: GameState, result: Result) -> None:
+    g.result = Result(result.winner, result.reason, result.ref, g.turn)
+    g.decision = None
+    g.frames.clear()
+    if g.log is not None:
+        g.log.append({"e": "game_over", "winner": _player(result.winner),
+                      "reason": result.reason, "ref": result.ref, "turns": g.turn})
+
+
+def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
+    g.decision = Decision((player, kind, options, prompt))
+
+
+def answer(g: GameState, option: Any) -> None:
+    """Resume the instruction that asked, with the chosen option, and run on until a decision
+    is pending or the game is over. (The run loop is here, not in run(): one call less an
+    answer.)"""
     frames = g.frames
-    steps, limit = 0, MAX_STEPS_PER_DECISION  # (counting up: small ints are not allocated)
     try:
+        if option is not _RUN:
+            g.decision = None
+            g.decisions += 1
+            if g.seen:
+                g.seen.clear()  # a forced loop is one that runs without decisions
+            f = frames[-1]
+            f.code[f.pc].resume(g, f, option)  # (it may go on up to the next question)
+        steps, limit = 0, MAX_STEPS_PER_DECISION  # (counting up: small ints are not allocated)
         while g.decision is None:
             if not frames:
                 raise GameOver(Result(None, "the game program ended", turns=g.turn))
@@ -59,35 +88,6 @@ def run(g: GameState) -> None:
                                             "without a decision", turns=g.turn))
     except GameOver as over:
         finish(g, over.result)
-
-
-def finish(g: GameState, result: Result) -> None:
-    g.result = Result(result.winner, result.reason, result.ref, g.turn)
-    g.decision = None
-    g.frames.clear()
-    if g.log is not None:
-        g.log.append({"e": "game_over", "winner": _player(result.winner),
-                      "reason": result.reason, "ref": result.ref, "turns": g.turn})
-
-
-def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
-    g.decision = Decision((player, kind, options, prompt))
-
-
-def answer(g: GameState, option: Any) -> None:
-    """Resume the instruction that asked, with the chosen option, and run on."""
-    g.decision = None
-    g.decisions += 1
-    if g.seen:
-        g.seen.clear()  # a forced loop is one that runs without decisions
-    f = g.frames[-1]
-    try:
-        f.code[f.pc].resume(g, f, option)  # (an action taken may run at once: start_action)
-    except GameOver as over:
-        finish(g, over.result)
-        return
-    if g.decision is None:  # (resume may have gone on up to the next question)
-        run(g)
 
 
 # ---------- values ----------
