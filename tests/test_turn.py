@@ -182,3 +182,15 @@ def test_a_pick_goes_on_at_once_up_to_the_end_of_the_game():
     g.apply(0)
     assert g.result is not None and g.result.winner == 1 and "two in hand" in g.result.reason
     assert g.decision is None and not g.frames
+
+
+def test_counts_that_end_with_a_phase_end_in_the_state_not_in_its_clones():
+    """Action counts end in place at the phase's end (turn.expire): a clone made before
+    keeps its own."""
+    text = PHASES.replace('do: "let x = 1"', 'limit: {count: 2, per: phase}\n    do: "let x = 1"')
+    g = build_game(load_text(text, "phases.yaml"), []).new_state([{}, {}], 0)
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "knock" in a.label))
+    before = g.clone()
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
+    assert g.decision.prompt == "last phase: act" and g.counts == {}
+    assert list(before.counts.values()) == [1]

@@ -34,7 +34,7 @@ class TurnStart(Instr):
         g.turn += 1
         env, you = f.env, g.turn_player
         env["you"] = you  # (no env.update: keywords build a dict)
-        env["opponent"] = g.game.player_envs[you]["opponent"]
+        env["opponent"] = g.game.opponent[you]
         for k in g.counts:  # limits 'per own_turn' last from a player's turn start to the next
             if k[1] == "own_turn" and k[2] == you:  # (a dict is rebuilt only then)
                 g.counts = {k: v for k, v in g.counts.items()
@@ -207,12 +207,12 @@ def expire(g: GameState, until: str) -> None:
             ended += g.game.clear_marks[until]
             if mask & g.game.disabling_mask:
                 g.epoch += 1
-    counted = len(g.counts)
-    for k in g.counts:  # (action counts: no expression reads them)
-        if k[1] == until:  # (a dict is rebuilt only then)
-            g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
-            break
-    if ended or len(g.counts) != counted:  # derived values stay valid when nothing ended
+    counts = g.counts  # (action counts: no expression reads them; a clone has its own)
+    counted = len(counts)
+    for k in tuple(counts):  # (a comprehension would be a call)
+        if k[1] == until:
+            del counts[k]
+    if ended or len(counts) != counted:  # derived values stay valid when nothing ended
         g.version += 1
         for channel in ended:
             g.marks[channel] = g.version
