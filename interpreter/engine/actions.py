@@ -151,8 +151,8 @@ def _fields(env: dict) -> dict:
 
 
 def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> dict:
-    env = {"you": player, "opponent": g.other(player), "player": player, "self": None,
-           "card": card}
+    env = g.game.player_envs[player].copy()  # (player, you, opponent, self: copied in C)
+    env["card"] = card
     if idx is not None:
         env["ability"] = (card, idx)
     return env
@@ -166,9 +166,9 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
         f.env["#taken"] = f.env.get("#taken", 0) + 1
     name, card, idx = option
     adef = g.game.ruleset.actions[name]
-    # (action_env, inlined: one action a decision; the player's env knows the opponent)
-    env = {"you": player, "opponent": g.game.opponent[player], "player": player, "self": None,
-           "card": card}
+    # (action_env, inlined: one action a decision)
+    env = g.game.player_envs[player].copy()
+    env["card"] = card
     if idx is not None:
         env["ability"] = (card, idx)
     limit = adef.limit
