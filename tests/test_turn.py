@@ -194,3 +194,20 @@ def test_counts_that_end_with_a_phase_end_in_the_state_not_in_its_clones():
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
     assert g.decision.prompt == "last phase: act" and g.counts == {}
     assert list(before.counts.values()) == [1]
+
+
+def test_a_pending_choice_is_kept_by_its_frame_and_copied_with_it():
+    """The state of a choice between picks is the frame's (Frame.choice), not a key of its
+    env; a clone made between two picks goes on with its own copy."""
+    cards = "ruleset: pick\ncards:\n  - {name: a}\n  - {name: b}\n  - {name: c}\n"
+    game = build_game(load_text(PICK, "pick.yaml"), [load_text(cards, "cards.yaml")])
+    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0)
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "pick" in a.label))
+    g.apply(0)
+    f = g.frames[-1]
+    assert f.choice is not None and len(f.choice[2]) == 1
+    assert not any(k.startswith("#") for k in f.env)
+    copy = g.clone()
+    copy.apply(0)
+    assert copy.result is not None and g.result is None
+    assert len(g.frames[-1].choice[2]) == 1 and len(g.decision.options) == 2

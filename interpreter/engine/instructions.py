@@ -174,19 +174,20 @@ class IterNext(Instr):
 
 class Choose(Instr):
     """Pick `count` cards one at a time from candidates fixed when the choice starts. The
-    env keeps (the candidates not chosen yet, how many to pick, the cards chosen, the classes'
-    first cards offered among them or None): a pick changes only its own class's first card."""
+    frame keeps (Frame.choice, not the env: no key added and deleted there) the candidates
+    not chosen yet, how many to pick, the cards chosen, the classes' first cards offered
+    among them or None: a pick changes only its own class's first card."""
 
-    __slots__ = ("key", "name", "count", "source", "by", "up_to", "prompt")
+    __slots__ = ("name", "count", "source", "by", "up_to", "prompt")
 
-    def __init__(self, key: str, name: str, count: Fn, source: Fn, by: Fn | None,
-                 up_to: bool, prompt: str) -> None:
-        self.key, self.name, self.count, self.source = key, name, count, source
+    def __init__(self, name: str, count: Fn, source: Fn, by: Fn | None, up_to: bool,
+                 prompt: str) -> None:
+        self.name, self.count, self.source = name, count, source
         self.by, self.up_to, self.prompt = by, up_to, prompt
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
-        state = env.get(self.key)
+        state = f.choice
         if state is None:
             cands = self.source(g, env)
             if type(cands) is not tuple:  # (as_cards, inlined: sources mostly give tuples)
@@ -196,8 +197,7 @@ class Choose(Instr):
                 need = 0
             elif need > len(cands):
                 need = len(cands)
-            state = (cands, need, (), None)
-            env[self.key] = state
+            state = f.choice = (cands, need, (), None)
         remaining, need, chosen, distinct = state
         if len(chosen) >= need or not remaining:
             pass  # done
@@ -208,22 +208,22 @@ class Choose(Instr):
             if distinct is None:
                 distinct = vm.distinct_cards(g, remaining, player)
                 if len(remaining) > 9:  # kept: a pick changes one class (see resume)
-                    env[self.key] = (remaining, need, chosen, distinct)
+                    f.choice = (remaining, need, chosen, distinct)
             if len(distinct) != 1 or self.up_to:
                 options = distinct + (DONE,) if self.up_to else distinct
                 g.decision = Decision((player, "choose", options, self.prompt))
                 return  # (vm.ask, inlined)
             # one class: as picking its first card until done
             chosen += remaining[:need - len(chosen)]
-        del env[self.key]
+        f.choice = None
         env[self.name] = chosen
         f.pc += 1
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         env = f.env
-        remaining, need, chosen, distinct = env[self.key]
+        remaining, need, chosen, distinct = f.choice
         if option == DONE or len(chosen) + 1 >= need or len(remaining) == 1:
-            del env[self.key]  # done, or the last pick (as run() finds)
+            f.choice = None  # done, or the last pick (as run() finds)
             env[self.name] = chosen if option == DONE else chosen + (option,)
             f.pc += 1
         else:
@@ -233,7 +233,7 @@ class Choose(Instr):
                 # classes again at less cost than this looks for the picked one's next card)
                 player = self.by(g, env) if self.by else env.get("you", g.turn_player)
                 distinct = vm.distinct_after(g, rest, i, distinct, option, player)
-            env[self.key] = (rest, need, chosen + (option,), distinct)
+            f.choice = (rest, need, chosen + (option,), distinct)
         if f.pc < len(f.code):  # go on: the next pick, or what follows the choice (vm.answer's
             f.code[f.pc].run(g, f)  # run loop takes it from there)
 

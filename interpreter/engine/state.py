@@ -95,17 +95,18 @@ class GameOver(Exception):
 class Frame:
     """One running piece of code: instructions, program counter, variables."""
 
-    __slots__ = ("code", "pc", "env", "kind")
+    __slots__ = ("code", "pc", "env", "kind", "choice")
 
     def __init__(self, code: tuple, env: dict, kind: str = "block") -> None:
         self.code = code  # (one assignment each: a multiple one builds and unpacks a tuple)
         self.pc = 0
         self.env = env
         self.kind = kind
+        self.choice: tuple | None = None  # the state of the choice at pc (instructions.Choose)
 
     def copy(self) -> Frame:
         f = Frame(self.code, dict(self.env), self.kind)
-        f.pc = self.pc
+        f.pc, f.choice = self.pc, self.choice
         return f
 
 
