@@ -146,8 +146,11 @@ def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
 
 
 def _fields(env: dict) -> dict:
-    """What a prohibition or permission may ask about an action."""
-    return {k: env[k] for k in ("card", "player", "ability") if k in env}
+    """What a prohibition or permission may ask about an action (its env: action_env's)."""
+    fields = {"card": env["card"], "player": env["player"]}  # (no comprehension: a call)
+    if "ability" in env:
+        fields["ability"] = env["ability"]
+    return fields
 
 
 def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> dict:
