@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.compile.build import build_game
-from interpreter.engine.turn import PhaseStart, TurnEnd
+from interpreter.engine.turn import OrderTriggers, PhaseStart, TurnEnd
 from interpreter.load.yamlpos import load_text
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
@@ -211,3 +211,18 @@ def test_a_pending_choice_is_kept_by_its_frame_and_copied_with_it():
     copy.apply(0)
     assert copy.result is not None and g.result is None
     assert len(g.frames[-1].choice[2]) == 1 and len(g.decision.options) == 2
+
+
+def test_a_lone_triggered_ability_is_delivered_without_ordering(monkeypatch):
+    """One triggered ability waiting: the order frame delivers it at its first run, without
+    grouping by player (OrderTriggers.run); it resolves as before."""
+    runs = []
+    original = OrderTriggers.run
+    monkeypatch.setattr(OrderTriggers, "run", lambda self, g, f: (runs.append(1),
+                                                                    original(self, g, f)))
+    rulesets = Path(__file__).parent / "rulesets"
+    game = load_game(str(rulesets / "rest.yaml"), (str(rulesets / "rest_cards.yaml"),))
+    g = game.new_state([{"main": ["alarm"], "pile": ["plain", "plain"]}] * 2, 0)
+    hand = g.zones[g.zone_key("hand", 0)]
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "rest" in a.label))
+    assert runs == [1] and len(hand) == 1  # the alarm heard its resting: it drew a card

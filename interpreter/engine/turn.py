@@ -239,6 +239,10 @@ class OrderTriggers(Instr):
         env = f.env
         if "groups" not in env:
             batch, g.pending = g.pending, []
+            if len(batch) == 1:  # (nothing to order: as the groups below would find)
+                g.frames.pop()
+                vm.deliver(g, batch)
+                return
             env["groups"] = tuple(tuple(t for t in batch if t[2] == p) for p in vm.apnap(g))
             env["ordered"] = ()
         groups = tuple(grp for grp in env["groups"] if grp)
