@@ -12,7 +12,7 @@ import pytest
 import interpreter
 from interpreter.engine import vm
 from interpreter.engine.observe import observation
-from interpreter.engine.state import ZoneRef
+from interpreter.engine.state import Decision, ZoneRef
 from interpreter.load import files
 from interpreter.run.match import MatchSetup, play, replay
 
@@ -514,3 +514,15 @@ def test_a_computed_property_reads_you_as_no_one(tmp_path) -> None:
     game = load_game(str(tmp_path / "reach.yaml"), (str(tmp_path / "cards.yaml"),))
     g = game.new_state([{"main": ["a", "a"]}, {"main": ["a"]}], 0, log=False)
     assert [g.get(c, "reach") for c in g.zones[ZoneRef("field", 0)]] == [2, 2]
+
+
+def test_a_decision_is_a_tuple_made_in_c_that_reads_as_a_named_tuple():
+    """Decision has no Python __new__ (one is made at every decision); its fields, equality,
+    repr and pickling are a named tuple's."""
+    assert "__new__" not in vars(Decision)
+    d = Decision((1, "choose", (4, 5), "pick"))
+    assert (d.player, d.kind, d.options, d.prompt) == (1, "choose", (4, 5), "pick")
+    assert d == (1, "choose", (4, 5), "pick") and d._fields[2] == "options"
+    assert repr(d) == "Decision(player=1, kind='choose', options=(4, 5), prompt='pick')"
+    back = pickle.loads(pickle.dumps(d))
+    assert type(back) is Decision and back == d

@@ -445,15 +445,20 @@ class RulesetBuilder:
         code: list = [T.Push(setup)]
         turn_start = len(code)
         code.append(T.TurnStart())
+        ending = None  # the phase before: the next phase's first start ends it
         for phase in rs.phases:
-            at = len(code)
-            code.append(None)
+            starts = [T.PhaseStart(phase, ending)] if ending is not None else []
+            starts.append(T.PhaseStart(phase))
+            code += starts
             if phase.body:  # (an empty one would only be a settle point, as what follows is)
                 code.append(T.Push(phase.body))
             if phase.actions:
                 code.append(T.Window(phase))
-            code.append(T.PhaseEnd(phase))
-            code[at] = T.PhaseStart(phase, len(code))
+            for start in starts:  # skipped: past this phase's end (what follows ends it)
+                start.skip = len(code) + 1
+            ending = phase
+        if ending is not None:  # the last phase: the turn's first end ends it
+            code.append(T.TurnEnd(turn_start, ending))
         code.append(T.TurnEnd(turn_start))
         return tuple(code)
 

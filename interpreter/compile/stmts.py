@@ -175,8 +175,8 @@ class StmtCompiler:
         by = self.exprs.compile(s.by) if s.by else None
         prompt = f"{self._where()}choose {'up to ' if s.up_to else ''}{_count_text(s.count)} " \
                  f"({s.name})"
-        code.append(I.Choose(f"#c{next(_keys)}", s.name, self.exprs.compile(s.count),
-                             self.exprs.compile(s.source), by, s.up_to, prompt))
+        code.append(I.Choose(s.name, self.exprs.compile(s.count), self.exprs.compile(s.source),
+                             by, s.up_to, prompt))
 
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""

@@ -146,13 +146,16 @@ def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
 
 
 def _fields(env: dict) -> dict:
-    """What a prohibition or permission may ask about an action."""
-    return {k: env[k] for k in ("card", "player", "ability") if k in env}
+    """What a prohibition or permission may ask about an action (its env: action_env's)."""
+    fields = {"card": env["card"], "player": env["player"]}  # (no comprehension: a call)
+    if "ability" in env:
+        fields["ability"] = env["ability"]
+    return fields
 
 
 def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> dict:
-    env = {"you": player, "opponent": g.other(player), "player": player, "self": None,
-           "card": card}
+    env = g.game.player_envs[player].copy()  # (player, you, opponent, self: copied in C)
+    env["card"] = card
     if idx is not None:
         env["ability"] = (card, idx)
     return env
@@ -166,9 +169,9 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
         f.env["#taken"] = f.env.get("#taken", 0) + 1
     name, card, idx = option
     adef = g.game.ruleset.actions[name]
-    # (action_env, inlined: one action a decision; the player's env knows the opponent)
-    env = {"you": player, "opponent": g.game.player_envs[player]["opponent"], "player": player,
-           "self": None, "card": card}
+    # (action_env, inlined: one action a decision)
+    env = g.game.player_envs[player].copy()
+    env["card"] = card
     if idx is not None:
         env["ability"] = (card, idx)
     limit = adef.limit
@@ -190,8 +193,11 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     below = len(g.frames)
     fn = adef.body[0].fn  # (see instructions.Straight.run)
     resume = fn(g, env)
-    if resume is None:
-        vm.effect_end(g, env)
+    if resume is None:  # the action's end, as in vm.run
+        if limit and limit[2] == "complete":  # (its limit counts once it completes)
+            g.counts[key] = g.counts.get(key, 0) + 1
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+            vm.settle_point(g)  # (a timing point: its quick checks first)
         return
     body = Frame(adef.body, env, "action")
     body.pc = resume
@@ -226,7 +232,7 @@ class Offer(Instr):
         self.plan: tuple = (None, None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
@@ -246,7 +252,7 @@ class Offer(Instr):
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
         of some rulesets offer a window that is empty). True when a frame was left."""
-        if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version \
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import Frame, GameState
+from interpreter.engine.state import Decision, Frame, GameState
 
 Fn = Callable[[GameState, dict], Any]
 DONE = "done"
@@ -174,19 +174,20 @@ class IterNext(Instr):
 
 class Choose(Instr):
     """Pick `count` cards one at a time from candidates fixed when the choice starts. The
-    env keeps (the candidates not chosen yet, how many to pick, the cards chosen, the classes'
-    first cards offered among them or None): a pick changes only its own class's first card."""
+    frame keeps (Frame.choice, not the env: no key added and deleted there) the candidates
+    not chosen yet, how many to pick, the cards chosen, the classes' first cards offered
+    among them or None: a pick changes only its own class's first card."""
 
-    __slots__ = ("key", "name", "count", "source", "by", "up_to", "prompt")
+    __slots__ = ("name", "count", "source", "by", "up_to", "prompt")
 
-    def __init__(self, key: str, name: str, count: Fn, source: Fn, by: Fn | None,
-                 up_to: bool, prompt: str) -> None:
-        self.key, self.name, self.count, self.source = key, name, count, source
+    def __init__(self, name: str, count: Fn, source: Fn, by: Fn | None, up_to: bool,
+                 prompt: str) -> None:
+        self.name, self.count, self.source = name, count, source
         self.by, self.up_to, self.prompt = by, up_to, prompt
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
-        state = env.get(self.key)
+        state = f.choice
         if state is None:
             cands = self.source(g, env)
             if type(cands) is not tuple:  # (as_cards, inlined: sources mostly give tuples)
@@ -196,41 +197,45 @@ class Choose(Instr):
                 need = 0
             elif need > len(cands):
                 need = len(cands)
-            state = (cands, need, (), None)
-            env[self.key] = state
+            state = f.choice = (cands, need, (), None)
         remaining, need, chosen, distinct = state
         if len(chosen) >= need or not remaining:
-            return self._finish(f, chosen)
-        if not self.up_to and len(remaining) == need - len(chosen):
-            return self._finish(f, chosen + remaining)
-        player = self.by(g, env) if self.by else env.get("you", g.turn_player)
-        if distinct is None:
-            distinct = vm.distinct_cards(g, remaining, player)
-            if len(remaining) > 9:  # kept: a pick changes one class (see resume)
-                env[self.key] = (remaining, need, chosen, distinct)
-        if len(distinct) == 1 and not self.up_to:  # one class: as picking its first card
-            return self._finish(f, chosen + remaining[:need - len(chosen)])  # until done
-        vm.ask(g, player, "choose", distinct + ((DONE,) if self.up_to else ()), self.prompt)
+            pass  # done
+        elif not self.up_to and len(remaining) == need - len(chosen):
+            chosen += remaining
+        else:
+            player = self.by(g, env) if self.by else env.get("you", g.turn_player)
+            if distinct is None:
+                distinct = vm.distinct_cards(g, remaining, player)
+                if len(remaining) > 9:  # kept: a pick changes one class (see resume)
+                    f.choice = (remaining, need, chosen, distinct)
+            if len(distinct) != 1 or self.up_to:
+                options = distinct + (DONE,) if self.up_to else distinct
+                g.decision = Decision((player, "choose", options, self.prompt))
+                return  # (vm.ask, inlined)
+            # one class: as picking its first card until done
+            chosen += remaining[:need - len(chosen)]
+        f.choice = None
+        env[self.name] = chosen
+        f.pc += 1
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        remaining, need, chosen, distinct = f.env[self.key]
-        if option == DONE:
-            self._finish(f, chosen)
-        elif len(chosen) + 1 >= need or len(remaining) == 1:  # the last pick (as run() finds)
-            self._finish(f, chosen + (option,))
+        env = f.env
+        remaining, need, chosen, distinct = f.choice
+        if option == DONE or len(chosen) + 1 >= need or len(remaining) == 1:
+            f.choice = None  # done, or the last pick (as run() finds)
+            env[self.name] = chosen if option == DONE else chosen + (option,)
+            f.pc += 1
         else:
             i = remaining.index(option)
             rest = remaining[:i] + remaining[i + 1:]
             if distinct is not None:  # (kept for many cards: for a few, run() finds the
                 # classes again at less cost than this looks for the picked one's next card)
-                player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+                player = self.by(g, env) if self.by else env.get("you", g.turn_player)
                 distinct = vm.distinct_after(g, rest, i, distinct, option, player)
-            f.env[self.key] = (rest, need, chosen + (option,), distinct)
-
-    def _finish(self, f: Frame, chosen: tuple) -> None:
-        del f.env[self.key]
-        f.env[self.name] = chosen
-        f.pc += 1
+            f.choice = (rest, need, chosen + (option,), distinct)
+        if f.pc < len(f.code):  # go on: the next pick, or what follows the choice (vm.answer's
+            f.code[f.pc].run(g, f)  # run loop takes it from there)
 
 
 class May(Instr):
@@ -259,7 +264,7 @@ class CallVerb(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        vm.call_verb(g, self.verb, self.params(g, f.env), f.env)
+        g.game.callers[self.verb](g, self.params(g, f.env), f.env)  # (vm.call_verb, inlined)
 
 
 class CallFromEnv(Instr):
@@ -303,7 +308,7 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version:
+        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (its quick checks first, as vm.run does)
 
 

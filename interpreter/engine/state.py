@@ -42,14 +42,28 @@ class ZoneRef:
         return f"ZoneRef(name={self.name!r}, owner={self.owner})"
 
 
-class Decision(NamedTuple):
-    """A question the engine asks one player; `options` are plain values. (A named tuple:
-    one is made at every decision.)"""
+class _Fields(NamedTuple):
+    """Decision's fields (a named tuple's getters read them)."""
 
     player: int
     kind: str  # action | choose | may | order
     options: tuple
     prompt: str
+
+
+class Decision(tuple):
+    """A question the engine asks one player; `options` are plain values. Its fields read
+    as a named tuple's. One is made at every decision, as Decision((player, kind, options,
+    prompt)): a tuple subclass with no __new__ of its own is made in C (a named tuple's
+    __new__ is a Python function; tuple.__new__(a named tuple, ...) cost ~260 instructions
+    more a decision)."""
+
+    __slots__ = ()
+    _fields = _Fields._fields
+    player, kind, options, prompt = _Fields.player, _Fields.kind, _Fields.options, _Fields.prompt
+
+    def __repr__(self) -> str:
+        return "Decision" + repr(_Fields(*self))[len("_Fields"):]
 
 
 @dataclass(frozen=True)
@@ -81,17 +95,18 @@ class GameOver(Exception):
 class Frame:
     """One running piece of code: instructions, program counter, variables."""
 
-    __slots__ = ("code", "pc", "env", "kind")
+    __slots__ = ("code", "pc", "env", "kind", "choice")
 
     def __init__(self, code: tuple, env: dict, kind: str = "block") -> None:
         self.code = code  # (one assignment each: a multiple one builds and unpacks a tuple)
         self.pc = 0
         self.env = env
         self.kind = kind
+        self.choice: tuple | None = None  # the state of the choice at pc (instructions.Choose)
 
     def copy(self) -> Frame:
         f = Frame(self.code, dict(self.env), self.kind)
-        f.pc = self.pc
+        f.pc, f.choice = self.pc, self.choice
         return f
 
 
@@ -115,11 +130,12 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index", "marks", "expiring",
+        "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
         self.game = game
+        self.state_rules = game.ruleset.state_rules  # (read at every timing point)
         self.defs: list[CardDef] = []
         self.zone_of: list[ZoneRef] = []
         self.zones: dict[ZoneRef, list[int]] = {}
@@ -230,7 +246,7 @@ class GameState:
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:
         g = GameState.__new__(GameState)
-        g.game = self.game
+        g.game, g.state_rules = self.game, self.state_rules
         g.defs = list(self.defs)
         g.zone_of = list(self.zone_of)
         g.zones = {k: list(v) for k, v in self.zones.items()}

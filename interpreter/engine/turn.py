@@ -14,7 +14,6 @@ from typing import Any
 from interpreter.engine import repetition, vm
 from interpreter.engine.actions import (
     PASS,
-    close_window,
     start_action,
     window_full,
     window_of,
@@ -22,8 +21,6 @@ from interpreter.engine.actions import (
 from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result
-
-_new_tuple = tuple.__new__  # (as vm.ask: a Decision without its Python __new__)
 
 
 class TurnStart(Instr):
@@ -37,7 +34,7 @@ class TurnStart(Instr):
         g.turn += 1
         env, you = f.env, g.turn_player
         env["you"] = you  # (no env.update: keywords build a dict)
-        env["opponent"] = g.game.player_envs[you]["opponent"]
+        env["opponent"] = g.game.opponent[you]
         for k in g.counts:  # limits 'per own_turn' last from a player's turn start to the next
             if k[1] == "own_turn" and k[2] == you:  # (a dict is rebuilt only then)
                 g.counts = {k: v for k, v in g.counts.items()
@@ -50,29 +47,47 @@ class TurnStart(Instr):
 
 
 class PhaseStart(Instr):
-    """Enter a phase, or skip it when its `if` condition does not hold."""
+    """Enter a phase, or skip it when its `if` condition does not hold. With `ending`, the
+    phase before ends first (it reports phase_end, its limits and states expire): one
+    dispatch for both. A plain PhaseStart of the same phase follows it, where the loop comes
+    back when that end started something (settling first), and where a scenario starts the
+    phase."""
 
-    __slots__ = ("phase", "skip")
+    __slots__ = ("phase", "name", "when", "skip", "ending")
 
-    def __init__(self, phase: PhaseDef, skip: int) -> None:
-        self.phase, self.skip = phase, skip
+    def __init__(self, phase: PhaseDef, ending: PhaseDef | None = None) -> None:
+        self.phase, self.name, self.when, self.ending = phase, phase.name, phase.when, ending
+        self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        ending = self.ending
+        if ending is not None:
+            f.pc += 1  # (the plain start, next)
+            heard = "phase_end" in g.heard
+            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
+                if heard and not vm.quiet(g, "phase_end", changed=False):
+                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                            changed=False)
+                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+                    expire(g, "phase")
+                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                        and vm.settle_point(g):
+                    return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
             vm.check_end(g)
-        when = self.phase.when  # (see instructions.Straight.run)
+        when = self.when  # (see instructions.Straight.run)
         if when is None or when(g, f.env):
             f.pc += 1
-            g.phase = self.phase.name
+            g.phase = self.name
             if "phase_start" not in g.heard:  # (quiet, inlined)
                 g.version += 1
             elif not vm.quiet(g, "phase_start"):
-                vm.emit(g, "phase_start", {"phase": self.phase.name, "player": g.turn_player},
+                vm.emit(g, "phase_start", {"phase": self.name, "player": g.turn_player},
                         ref=self.phase.ref)
         else:
             f.pc = self.skip
@@ -84,71 +99,67 @@ class Window(Instr):
     """The turn player acts: any legal action of this phase, or pass to end the phase.
     With `max_actions`, the phase also ends once that many actions were taken."""
 
-    __slots__ = ("phase", "prompt", "plan")
+    __slots__ = ("phase", "max_actions", "prompt", "plan")
 
     def __init__(self, phase: PhaseDef) -> None:
-        self.phase = phase
+        self.phase, self.max_actions = phase, phase.max_actions
         self.prompt = f"{phase.name} phase: act"
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
-        phase = self.phase
-        if phase.max_actions is None or not window_full(f, phase.max_actions):
+        if self.max_actions is None or not window_full(f, self.max_actions):
             plan = self.plan
             if plan[0] is not g.game:
-                plan = self.plan = (g.game, *window_of(g, phase.actions))
+                plan = self.plan = (g.game, *window_of(g, self.phase.actions))
             out = plan[1](g, g.turn_player, plan[2])
             if out:
                 out.append(PASS)
-                g.decision = _new_tuple(Decision, (g.turn_player, "action", tuple(out),
-                                                   self.prompt))  # (vm.ask, inlined)
-                return
-            close_window(f)
+                g.decision = Decision((g.turn_player, "action", tuple(out), self.prompt))
+                return  # (vm.ask, inlined)
+            f.env.pop("#taken", None)  # (close_window, inlined)
+            f.pc += 1
         # closed with nothing asked: go on
         f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         if option == PASS:
-            close_window(f)
+            f.env.pop("#taken", None)  # (close_window, inlined)
+            f.pc += 1
+            f.code[f.pc].run(g, f)  # go on (vm.answer's run loop takes it from there)
         else:
-            start_action(g, f, option, g.turn_player, self.phase.max_actions)
-
-
-class PhaseEnd(Instr):
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: PhaseDef) -> None:
-        self.phase = phase
-
-    def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
-            return  # a timing point: what settling started runs first, then this again
-        f.pc += 1
-        if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
-            vm.emit(g, "phase_end", {"phase": self.phase.name, "player": g.turn_player},
-                    changed=False)
-        if g.mods or g.counts or "phase" in g.expiring:  # (else expire would end nothing)
-            expire(g, "phase")
-        # go on
-        f.code[f.pc].run(g, f)
+            start_action(g, f, option, g.turn_player, self.max_actions)
 
 
 class TurnEnd(Instr):
-    """Announce the turn's end; once the abilities that heard it resolved, pass the turn."""
+    """Announce the turn's end; once the abilities that heard it resolved, pass the turn.
+    With `ending`, the turn's last phase ends first (as in PhaseStart): a plain TurnEnd
+    follows, where the loop comes back when that end or the announcement started something."""
 
-    __slots__ = ("loop",)
+    __slots__ = ("loop", "ending")
 
-    def __init__(self, loop: int) -> None:
-        self.loop = loop
+    def __init__(self, loop: int, ending: PhaseDef | None = None) -> None:
+        self.loop, self.ending = loop, ending
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        ending = self.ending
+        if ending is not None:  # (as in PhaseStart)
+            f.pc += 1  # (the plain end, next)
+            heard = "phase_end" in g.heard
+            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
+                if heard and not vm.quiet(g, "phase_end", changed=False):
+                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
+                            changed=False)
+                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+                    expire(g, "phase")
+                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                        and vm.settle_point(g):
+                    return  # as the plain end does: what settling started runs first
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
@@ -164,7 +175,7 @@ class TurnEnd(Instr):
             return
         if g.mods or g.counts or "turn" in g.expiring:  # (else expire would end nothing)
             expire(g, "turn")
-        g.turn_player = g.other(g.turn_player)
+        g.turn_player = g.game.opponent[g.turn_player]  # (g.other, no call)
         g.version += 1
         g.marks["@turn"] = g.version
         f.pc = self.loop
@@ -196,12 +207,12 @@ def expire(g: GameState, until: str) -> None:
             ended += g.game.clear_marks[until]
             if mask & g.game.disabling_mask:
                 g.epoch += 1
-    counted = len(g.counts)
-    for k in g.counts:  # (action counts: no expression reads them)
-        if k[1] == until:  # (a dict is rebuilt only then)
-            g.counts = {k: v for k, v in g.counts.items() if k[1] != until}
-            break
-    if ended or len(g.counts) != counted:  # derived values stay valid when nothing ended
+    counts = g.counts  # (action counts: no expression reads them; a clone has its own)
+    counted = len(counts)
+    for k in tuple(counts):  # (a comprehension would be a call)
+        if k[1] == until:
+            del counts[k]
+    if ended or len(counts) != counted:  # derived values stay valid when nothing ended
         g.version += 1
         for channel in ended:
             g.marks[channel] = g.version
@@ -228,6 +239,10 @@ class OrderTriggers(Instr):
         env = f.env
         if "groups" not in env:
             batch, g.pending = g.pending, []
+            if len(batch) == 1:  # (nothing to order: as the groups below would find)
+                g.frames.pop()
+                vm.deliver(g, batch)
+                return
             env["groups"] = tuple(tuple(t for t in batch if t[2] == p) for p in vm.apnap(g))
             env["ordered"] = ()
         groups = tuple(grp for grp in env["groups"] if grp)
@@ -261,7 +276,7 @@ class Push(Instr):
         self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
@@ -279,7 +294,7 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if (g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version) \
+        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on

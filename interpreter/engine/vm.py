@@ -22,16 +22,44 @@ from interpreter.engine.state import (
 )
 
 MAX_STEPS_PER_DECISION = 200_000
-_new_tuple = tuple.__new__
+
+
+_RUN = object()  # answer's option when there is no question to resume: run on
 
 
 def run(g: GameState) -> None:
     """Execute until a decision is pending or the game is over."""
-    if g.result is not None:  # only finish() sets it: below, GameOver ends the loop
-        return
-    frames, rules = g.frames, g.game.ruleset.state_rules
-    steps, limit = 0, MAX_STEPS_PER_DECISION
+    if g.result is None:  # only finish() sets it: below, GameOver ends the loop
+        answer(g, _RUN)
+
+
+def finish(g: GameState, result: Result) -> None:
+    g.result = Result(result.winner, result.reason, result.ref, g.turn)
+    g.decision = None
+    g.frames.clear()
+    if g.log is not None:
+        g.log.append({"e": "game_over", "winner": _player(result.winner),
+                      "reason": result.reason, "ref": result.ref, "turns": g.turn})
+
+
+def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
+    g.decision = Decision((player, kind, options, prompt))
+
+
+def answer(g: GameState, option: Any) -> None:
+    """Resume the instruction that asked, with the chosen option, and run on until a decision
+    is pending or the game is over. (The run loop is here, not in run(): one call less an
+    answer.)"""
+    frames = g.frames
     try:
+        if option is not _RUN:
+            g.decision = None
+            g.decisions += 1
+            if g.seen:
+                g.seen.clear()  # a forced loop is one that runs without decisions
+            f = frames[-1]
+            f.code[f.pc].resume(g, f, option)  # (it may go on up to the next question)
+        steps, limit = 0, MAX_STEPS_PER_DECISION  # (counting up: small ints are not allocated)
         while g.decision is None:
             if not frames:
                 raise GameOver(Result(None, "the game program ended", turns=g.turn))
@@ -52,51 +80,14 @@ def run(g: GameState) -> None:
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
                     # a timing point (settle_point's quick checks, inlined)
-                    if g.pending or g.queue or rules and g.rules_at != g.version:
+                    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
                         settle_point(g)
+                continue  # (no run here: `steps` is as it was)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
                                             "without a decision", turns=g.turn))
     except GameOver as over:
         finish(g, over.result)
-
-
-def effect_end(g: GameState, env: dict) -> None:
-    """An action or effect run without a frame ends: as run() does at a frame's end."""
-    if "#complete" in env:  # an action whose limit counts once it completes
-        done = env["#complete"]
-        g.counts[done] = g.counts.get(done, 0) + 1
-    if g.pending or g.queue or g.game.ruleset.state_rules and g.rules_at != g.version:
-        settle_point(g)  # (its quick checks first, as run() does)
-
-
-def finish(g: GameState, result: Result) -> None:
-    g.result = Result(result.winner, result.reason, result.ref, g.turn)
-    g.decision = None
-    g.frames.clear()
-    if g.log is not None:
-        g.log.append({"e": "game_over", "winner": _player(result.winner),
-                      "reason": result.reason, "ref": result.ref, "turns": g.turn})
-
-
-def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> None:
-    # (tuple.__new__: the named tuple's own __new__ is a Python call, one per decision)
-    g.decision = _new_tuple(Decision, (player, kind, options, prompt))
-
-
-def answer(g: GameState, option: Any) -> None:
-    """Resume the instruction that asked, with the chosen option, and run on."""
-    g.decision = None
-    g.decisions += 1
-    if g.seen:
-        g.seen.clear()  # a forced loop is one that runs without decisions
-    f = g.frames[-1]
-    try:
-        f.code[f.pc].resume(g, f, option)  # (an action taken may run at once: start_action)
-    except GameOver as over:
-        finish(g, over.result)
-        return
-    run(g)
 
 
 # ---------- values ----------
@@ -341,9 +332,8 @@ def settle_point(g: GameState) -> bool:
     """State rules, then waiting triggered abilities; True when something was started."""
     # asked very often: no call when there are no state rules, or nothing changed since
     # they last found nothing
-    game = g.game
-    if game.ruleset.state_rules and g.rules_at != g.version:
-        changed = game.rules_changed  # (see instructions.Straight.run)
+    if g.state_rules and g.rules_at != g.version:
+        changed = g.game.rules_changed  # (see instructions.Straight.run)
         rules = changed(g.marks, g.rules_at)
         if not rules:  # nothing they read changed since they last found nothing
             g.rules_at = g.version

@@ -98,7 +98,9 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
 
 def _phase_pc(game: Game, phase: str | None) -> int:
     for i, instr in enumerate(game.program):
-        if isinstance(instr, PhaseStart) and (phase is None or instr.phase.name == phase):
+        # (not a start that ends the phase before first: the plain one follows it)
+        if isinstance(instr, PhaseStart) and instr.ending is None \
+                and (phase is None or instr.phase.name == phase):
             return i
     raise TcgError(f"no phase {phase!r} in the turn structure")
 
