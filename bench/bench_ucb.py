@@ -237,9 +237,9 @@ def results_table(runs: Paired, texts: float, plain: float) -> Table:
     t.add_row("hand-written vanilla: matches", f"{hand.per_second:,.0f}", "", "", "", "")
     t.add_row("hand-written vanilla: decisions", f"{hand.decisions_per_second:,.0f}", "", "", "", "")
     t.add_row("interpreter vanilla: matches", f"{van.per_second:,.1f}", "hand-written",
-              f"{slower:.1f}x slower", f"<= {TARGET_RATIO}x", verdict(slower <= TARGET_RATIO))
+              f"{slower:.2f}x slower", f"<= {TARGET_RATIO}x", verdict(slower <= TARGET_RATIO))
     t.add_row("interpreter vanilla: decisions", f"{van.decisions_per_second:,.0f}", "hand-written",
-              f"{dslower:.1f}x slower", f"<= {TARGET_RATIO}x", verdict(dslower <= TARGET_RATIO))
+              f"{dslower:.2f}x slower", f"<= {TARGET_RATIO}x", verdict(dslower <= TARGET_RATIO))
     t.add_row("interpreter sample decks: matches", f"{sample.per_second:,.1f}", "target",
               f"{sample.per_second / TARGET_MATCHES:.2f}", f">= {TARGET_MATCHES}",
               verdict(sample.per_second >= TARGET_MATCHES))
