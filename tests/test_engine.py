@@ -173,6 +173,23 @@ def test_clone_is_independent(ucb, ucb_decks):
     assert d.result == c.result
 
 
+def test_a_program_that_ends_ends_the_game(ucb, ucb_decks):
+    """The run loop finds no frame left (the game's program ran out): the game ends, a draw,
+    whether the last frame ends in the run loop or an answer resumes it at its end."""
+    from interpreter.engine.instructions import May
+    from interpreter.engine.state import Frame
+
+    g = ucb.new_state(ucb_decks, 5, log=False)
+    g.decision = None
+    g.frames[:] = [Frame((), {"you": 0}, "block")]
+    vm.run(g)
+    assert (g.result.winner, g.result.reason) == (None, "the game program ended")
+    g = ucb.new_state(ucb_decks, 5, log=False)
+    g.frames[:] = [Frame((May(None, 1, "?"),), {"you": 0}, "block")]
+    vm.answer(g, False)
+    assert (g.result.winner, g.result.reason) == (None, "the game program ended")
+
+
 def test_observation_hides_opponent_hand_and_decks(ucb, ucb_decks):
     g = ucb.new_state(ucb_decks, 3, log=False)
     obs = observation(g, 0)

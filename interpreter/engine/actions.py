@@ -175,7 +175,7 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     if idx is not None:
         env["ability"] = (card, idx)
     limit = adef.limit
-    if limit:
+    if limit is not None:  # (no truth test of a tuple: a call)
         key = (name, limit[1], player)  # (_count_key, inlined)
         if limit[2] == "complete":
             env["#complete"] = key
@@ -194,7 +194,7 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     fn = adef.body[0].fn  # (see instructions.Straight.run)
     resume = fn(g, env)
     if resume is None:  # the action's end, as in vm.run
-        if limit and limit[2] == "complete":  # (its limit counts once it completes)
+        if limit is not None and limit[2] == "complete":  # (its limit counts once it completes)
             g.counts[key] = g.counts.get(key, 0) + 1
         if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (a timing point: its quick checks first)

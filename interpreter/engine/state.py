@@ -135,7 +135,7 @@ class GameState:
 
     def __init__(self, game: Any, seed: int) -> None:
         self.game = game
-        self.state_rules = game.ruleset.state_rules  # (read at every timing point)
+        self.state_rules = bool(game.ruleset.state_rules)  # (read at every timing point)
         self.defs: list[CardDef] = []
         self.zone_of: list[ZoneRef] = []
         self.zones: dict[ZoneRef, list[int]] = {}
