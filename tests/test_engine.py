@@ -190,6 +190,25 @@ def test_a_program_that_ends_ends_the_game(ucb, ucb_decks):
     assert (g.result.winner, g.result.reason) == (None, "the game program ended")
 
 
+def test_timing_points_look_at_waiting_triggers_only_where_some_can_wait(ucb, ucb_decks):
+    """GameState.triggers and queues: a timing point tests the lists of waiting triggered
+    abilities only in a game whose cards have some (ucb's sample decks, not a deck of plain
+    characters), the queue only where they resolve as one (kannagi). A clone keeps both."""
+    g = ucb.new_state(ucb_decks, 0, log=False)
+    assert (g.triggers, g.queues) == (True, False)
+    plain = [c.name for c in ucb.pool if not c.abilities and "マナトークン" not in c.name][:10]
+    deck = {"main": [n for n in plain for _ in range(4)]}
+    g = ucb.new_state([deck, deck], 0, log=False)
+    assert (g.triggers, g.queues) == (False, False)
+    rng = random.Random(0)
+    while g.result is None:
+        vm.answer(g, rng.choice(g.decision.options))
+        assert not g.pending and not g.queue
+    kannagi = interpreter.load_game("kannagi")
+    g = kannagi.new_state(interpreter.default_decks(kannagi), 0, log=False).clone()
+    assert (g.triggers, g.queues) == (True, True)
+
+
 def test_observation_hides_opponent_hand_and_decks(ucb, ucb_decks):
     g = ucb.new_state(ucb_decks, 3, log=False)
     obs = observation(g, 0)

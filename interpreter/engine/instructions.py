@@ -20,7 +20,9 @@ class Instr:
     """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
     settles first: its `run` begins by starting the state rules and waiting triggered
     abilities, if any, and returns, to run again once they are done (settle_point's quick
-    checks are inlined there: the run loop itself looks at no instruction's kind)."""
+    checks are inlined there: the run loop itself looks at no instruction's kind). The checks
+    test the game's bools first (GameState.triggers, queues, state_rules): a truth test of a
+    list is a call, and most games leave some of them empty for good."""
 
     __slots__ = ()
 
@@ -315,7 +317,8 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+        if g.triggers and (g.pending or g.queues and g.queue) \
+                or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (its quick checks first, as vm.run does)
 
 

@@ -81,7 +81,8 @@ def answer(g: GameState, option: Any) -> None:
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
                     # a timing point (settle_point's quick checks, inlined)
-                    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+                    if g.triggers and (g.pending or g.queues and g.queue) \
+                            or g.state_rules and g.rules_at != g.version:
                         settle_point(g)
                 continue  # (no run here: `steps` is as it was)
             if steps > limit:
