@@ -173,6 +173,42 @@ def test_clone_is_independent(ucb, ucb_decks):
     assert d.result == c.result
 
 
+def test_a_program_that_ends_ends_the_game(ucb, ucb_decks):
+    """The run loop finds no frame left (the game's program ran out): the game ends, a draw,
+    whether the last frame ends in the run loop or an answer resumes it at its end."""
+    from interpreter.engine.instructions import May
+    from interpreter.engine.state import Frame
+
+    g = ucb.new_state(ucb_decks, 5, log=False)
+    g.decision = None
+    g.frames[:] = [Frame((), {"you": 0}, "block")]
+    vm.run(g)
+    assert (g.result.winner, g.result.reason) == (None, "the game program ended")
+    g = ucb.new_state(ucb_decks, 5, log=False)
+    g.frames[:] = [Frame((May(None, 1, "?"),), {"you": 0}, "block")]
+    vm.answer(g, False)
+    assert (g.result.winner, g.result.reason) == (None, "the game program ended")
+
+
+def test_timing_points_look_at_waiting_triggers_only_where_some_can_wait(ucb, ucb_decks):
+    """GameState.triggers and queues: a timing point tests the lists of waiting triggered
+    abilities only in a game whose cards have some (ucb's sample decks, not a deck of plain
+    characters), the queue only where they resolve as one (kannagi). A clone keeps both."""
+    g = ucb.new_state(ucb_decks, 0, log=False)
+    assert (g.triggers, g.queues) == (True, False)
+    plain = [c.name for c in ucb.pool if not c.abilities and "マナトークン" not in c.name][:10]
+    deck = {"main": [n for n in plain for _ in range(4)]}
+    g = ucb.new_state([deck, deck], 0, log=False)
+    assert (g.triggers, g.queues) == (False, False)
+    rng = random.Random(0)
+    while g.result is None:
+        vm.answer(g, rng.choice(g.decision.options))
+        assert not g.pending and not g.queue
+    kannagi = interpreter.load_game("kannagi")
+    g = kannagi.new_state(interpreter.default_decks(kannagi), 0, log=False).clone()
+    assert (g.triggers, g.queues) == (True, True)
+
+
 def test_observation_hides_opponent_hand_and_decks(ucb, ucb_decks):
     g = ucb.new_state(ucb_decks, 3, log=False)
     obs = observation(g, 0)

@@ -662,3 +662,43 @@ def test_a_leaf_verb_run_inline_takes_a_zones_or_a_filters_cards_as_a_tuple(monk
     g = _game(ZONE_PARAMS, "zonep", [{"name": "X"}, {"name": "Y"}]).new_state(
         [{"main": ["X", "X", "Y"]}, {}], 0)
     assert g.res[0]["got"] == 3 + 2 + 1 and not calls
+
+
+CHOOSER = """
+id: chooser
+name: who chooses
+players: 2
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+verbs:
+  pick:
+    params: {player: player}
+    do: "choose 1 c from hand(player) by player; move(c, deck(player))"
+setup: |
+  repeat 3 { move(top(deck(opponent)), hand(opponent)) };
+  pick(opponent);
+  choose 1 d from hand(opponent) by turn_player; move(d, deck(opponent))
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_choice_by_a_variable_reads_it_without_a_call():
+    """`choose ... by player`, a variable the env surely holds: the choice reads it from the
+    env (no compiled function); `by turn_player`, a special name, keeps its function."""
+    from interpreter.engine import instructions as I
+    from interpreter.engine import vm
+
+    game = _game(CHOOSER, "chooser", [{"name": "A"}, {"name": "B"}, {"name": "C"}])
+    g = game.new_state([{}, {"main": ["A", "B", "C"]}], 0)
+    picks = [i for i in game.ruleset.verbs["pick"].body if isinstance(i, I.Choose)]
+    assert [(c.by_var, c.by) for c in picks] == [("player", None)]
+    assert (g.decision.player, g.decision.kind) == (1, "choose")  # the opponent picks
+    vm.answer(g, g.decision.options[0])
+    assert (g.decision.player, g.decision.kind) == (0, "choose")  # the turn player picks
+    setup = [i for i in game.program[0].code if isinstance(i, I.Choose)]
+    assert [(c.by_var, c.by is not None) for c in setup] == [(None, True)]

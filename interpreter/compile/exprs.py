@@ -357,6 +357,14 @@ class ExprCompiler:
         gen = _Generator(self)
         return gen.loop(node, in_filter) or gen.function(gen.expr(node, in_filter, local_it=False))
 
+    def variable(self, node: A.Expr) -> str | None:
+        """The variable `node` is a plain read of, when its compiled code would be `env[name]`
+        alone (a bound variable, no special name): a reader then needs no function call."""
+        if not isinstance(node, A.Name):
+            return None
+        return node.id if _Generator(self).expr(node, False, False) == f"env[{node.id!r}]" \
+            else None
+
     def compile_call(self, fn: Callable[..., Any], values: list[A.Expr | Const]) -> Fn:
         """A function calling fn(g, env, *values): a primitive call with its arguments in
         one generated function (no tuple of arguments in between)."""

@@ -172,11 +172,12 @@ class StmtCompiler:
         code[at] = I.May(by, len(code), f"{self._where()}may {what}?")
 
     def _choose(self, s: A.Choose, code: list) -> None:
-        by = self.exprs.compile(s.by) if s.by else None
+        by_var = self.exprs.variable(s.by) if s.by else None  # (read without a call)
+        by = self.exprs.compile(s.by) if s.by and by_var is None else None
         prompt = f"{self._where()}choose {'up to ' if s.up_to else ''}{_count_text(s.count)} " \
                  f"({s.name})"
         code.append(I.Choose(s.name, self.exprs.compile(s.count), self.exprs.compile(s.source),
-                             by, s.up_to, prompt))
+                             by, s.up_to, prompt, by_var))
 
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""

@@ -175,7 +175,7 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     if idx is not None:
         env["ability"] = (card, idx)
     limit = adef.limit
-    if limit:
+    if limit is not None:  # (no truth test of a tuple: a call)
         key = (name, limit[1], player)  # (_count_key, inlined)
         if limit[2] == "complete":
             env["#complete"] = key
@@ -194,9 +194,10 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     fn = adef.body[0].fn  # (see instructions.Straight.run)
     resume = fn(g, env)
     if resume is None:  # the action's end, as in vm.run
-        if limit and limit[2] == "complete":  # (its limit counts once it completes)
+        if limit is not None and limit[2] == "complete":  # (its limit counts once it completes)
             g.counts[key] = g.counts.get(key, 0) + 1
-        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+        if g.triggers and (g.pending or g.queues and g.queue) \
+                or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (a timing point: its quick checks first)
         return
     body = Frame(adef.body, env, "action")
@@ -232,7 +233,8 @@ class Offer(Instr):
         self.plan: tuple = (None, None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
@@ -252,7 +254,8 @@ class Offer(Instr):
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
         of some rulesets offer a window that is empty). True when a frame was left."""
-        if g.pending or g.queue or g.state_rules and g.rules_at != g.version \
+        if g.triggers and (g.pending or g.queues and g.queue) \
+                or g.state_rules and g.rules_at != g.version \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True

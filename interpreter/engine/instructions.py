@@ -20,7 +20,9 @@ class Instr:
     """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
     settles first: its `run` begins by starting the state rules and waiting triggered
     abilities, if any, and returns, to run again once they are done (settle_point's quick
-    checks are inlined there: the run loop itself looks at no instruction's kind)."""
+    checks are inlined there: the run loop itself looks at no instruction's kind). The checks
+    test the game's bools first (GameState.triggers, queues, state_rules): a truth test of a
+    list is a call, and most games leave some of them empty for good."""
 
     __slots__ = ()
 
@@ -176,23 +178,26 @@ class Choose(Instr):
     """Pick `count` cards one at a time from candidates fixed when the choice starts. The
     frame keeps (Frame.choice, not the env: no key added and deleted there) the candidates
     not chosen yet, how many to pick, the cards chosen, the classes' first cards offered
-    among them or None: a pick changes only its own class's first card."""
+    among them or None: a pick changes only its own class's first card.
+    The choosing player: the variable `by_var` (a `by` that only reads one: no call), or
+    what `by` finds, or the env's `you` (no `by`)."""
 
-    __slots__ = ("name", "count", "source", "by", "up_to", "prompt")
+    __slots__ = ("name", "count", "source", "by", "up_to", "prompt", "by_var")
 
     def __init__(self, name: str, count: Fn, source: Fn, by: Fn | None, up_to: bool,
-                 prompt: str) -> None:
+                 prompt: str, by_var: str | None = None) -> None:
         self.name, self.count, self.source = name, count, source
-        self.by, self.up_to, self.prompt = by, up_to, prompt
+        self.by, self.up_to, self.prompt, self.by_var = by, up_to, prompt, by_var
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
         state = f.choice
         if state is None:
-            cands = self.source(g, env)
+            source, count = self.source, self.count  # (see Straight.run)
+            cands = source(g, env)
             if type(cands) is not tuple:  # (as_cards, inlined: sources mostly give tuples)
                 cands = vm.as_cards(g, cands)
-            need = self.count(g, env) or 0  # (no min() nor max(): each is a call)
+            need = count(g, env) or 0  # (no min() nor max(): each is a call)
             if need < 0:
                 need = 0
             elif need > len(cands):
@@ -204,7 +209,9 @@ class Choose(Instr):
         elif not self.up_to and len(remaining) == need - len(chosen):
             chosen += remaining
         else:
-            player = self.by(g, env) if self.by else env.get("you", g.turn_player)
+            var, by = self.by_var, self.by
+            player = env[var] if var is not None else by(g, env) if by is not None \
+                else env.get("you", g.turn_player)
             if distinct is None:
                 distinct = vm.distinct_cards(g, remaining, player)
                 if len(remaining) > 9:  # kept: a pick changes one class (see resume)
@@ -231,7 +238,9 @@ class Choose(Instr):
             rest = remaining[:i] + remaining[i + 1:]
             if distinct is not None:  # (kept for many cards: for a few, run() finds the
                 # classes again at less cost than this looks for the picked one's next card)
-                player = self.by(g, env) if self.by else env.get("you", g.turn_player)
+                var, by = self.by_var, self.by  # (as run() finds the player)
+                player = env[var] if var is not None else by(g, env) if by is not None \
+                    else env.get("you", g.turn_player)
                 distinct = vm.distinct_after(g, rest, i, distinct, option, player)
             f.choice = (rest, need, chosen + (option,), distinct)
         if f.pc < len(f.code):  # go on: the next pick, or what follows the choice (vm.answer's
@@ -308,7 +317,8 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+        if g.triggers and (g.pending or g.queues and g.queue) \
+                or g.state_rules and g.rules_at != g.version:
             vm.settle_point(g)  # (its quick checks first, as vm.run does)
 
 

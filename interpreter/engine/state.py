@@ -130,12 +130,17 @@ class GameState:
         "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
-        "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules",
+        "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
+        "queues",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
         self.game = game
-        self.state_rules = game.ruleset.state_rules  # (read at every timing point)
+        self.state_rules = bool(game.ruleset.state_rules)  # (read at every timing point)
+        # some card of the game has a triggered ability (else none ever waits: pending and
+        # queue stay empty, and a timing point need not look at them: truth tests are calls)
+        self.triggers = bool(game.triggers_on)
+        self.queues = game.ruleset.resolution == "queue"  # (else the queue stays empty)
         self.defs: list[CardDef] = []
         self.zone_of: list[ZoneRef] = []
         self.zones: dict[ZoneRef, list[int]] = {}
@@ -246,7 +251,8 @@ class GameState:
     # ---------- clone ----------
     def clone(self, keep_log: bool = False) -> GameState:
         g = GameState.__new__(GameState)
-        g.game, g.state_rules = self.game, self.state_rules
+        g.game, g.state_rules, g.triggers = self.game, self.state_rules, self.triggers
+        g.queues = self.queues
         g.defs = list(self.defs)
         g.zone_of = list(self.zone_of)
         g.zones = {k: list(v) for k, v in self.zones.items()}

@@ -60,7 +60,8 @@ class PhaseStart(Instr):
         self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
@@ -73,7 +74,8 @@ class PhaseStart(Instr):
                             changed=False)
                 if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
                     expire(g, "phase")
-                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                if (g.triggers and (g.pending or g.queues and g.queue)
+                        or g.state_rules and g.rules_at != g.version) \
                         and vm.settle_point(g):
                     return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
@@ -107,7 +109,8 @@ class Window(Instr):
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is None or not window_full(f, self.max_actions):
@@ -144,7 +147,8 @@ class TurnEnd(Instr):
         self.loop, self.ending = loop, ending
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
@@ -157,7 +161,8 @@ class TurnEnd(Instr):
                             changed=False)
                 if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
                     expire(g, "phase")
-                if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+                if (g.triggers and (g.pending or g.queues and g.queue)
+                        or g.state_rules and g.rules_at != g.version) \
                         and vm.settle_point(g):
                     return  # as the plain end does: what settling started runs first
         env = f.env
@@ -276,7 +281,8 @@ class Push(Instr):
         self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
@@ -294,7 +300,8 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if (g.pending or g.queue or g.state_rules and g.rules_at != g.version) \
+        if (g.triggers and (g.pending or g.queues and g.queue)
+                or g.state_rules and g.rules_at != g.version) \
                 and vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on

@@ -61,9 +61,10 @@ def answer(g: GameState, option: Any) -> None:
             f.code[f.pc].resume(g, f, option)  # (it may go on up to the next question)
         steps, limit = 0, MAX_STEPS_PER_DECISION  # (counting up: small ints are not allocated)
         while g.decision is None:
-            if not frames:
-                raise GameOver(Result(None, "the game program ended", turns=g.turn))
-            f = frames[-1]
+            try:  # (no truth test of the list, a call: a try costs nothing until it fails)
+                f = frames[-1]
+            except IndexError:
+                raise GameOver(Result(None, "the game program ended", turns=g.turn)) from None
             code = f.code
             end = len(code)
             # stay on this frame while it runs on: no frame pushed or popped, no question (the
@@ -80,7 +81,8 @@ def answer(g: GameState, option: Any) -> None:
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
                     # a timing point (settle_point's quick checks, inlined)
-                    if g.pending or g.queue or g.state_rules and g.rules_at != g.version:
+                    if g.triggers and (g.pending or g.queues and g.queue) \
+                            or g.state_rules and g.rules_at != g.version:
                         settle_point(g)
                 continue  # (no run here: `steps` is as it was)
             if steps > limit:
