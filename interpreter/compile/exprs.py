@@ -452,7 +452,8 @@ class ExprCompiler:
         guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
         before_guard = prelude[start:]
         start = len(prelude)
-        conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
+        conds = " and ".join(_unveiled(card, [gen.per_candidate(r, False, False)
+                                              for r in per_card]))
         first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
         if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
@@ -533,6 +534,37 @@ def _shape(node: Any) -> Any:
     if isinstance(node, tuple):
         return tuple(_shape(x) for x in node)
     return node
+
+
+# a read of a card's property some state hides: `(None if HIDDEN else READ)` (state.py,
+# compile/ruleset.py's _printed_source)
+_HIDDEN = re.compile(r"\(None if g\.flags\[(\w+)\] & (\d+) else "
+                     r"(g\.defs\[\1\]\.(?:name|printed\[\d+\]))\)")
+
+
+def _unveiled(card: str, conds: list[str]) -> list[str]:
+    """Conditions on `card` to test in turn, each only when those before hold, as sources in
+    parentheses: after one that is, or has as a conjunct, `not g.flags[card] & M`, the card is
+    in none of the states M, so a read those states would hide is the plain read (no
+    condition changes a card's states)."""
+    def plain(read: re.Match, off: int) -> str:
+        return read.group(3) if read.group(1) == card and not int(read.group(2)) & ~off \
+            else read.group(0)
+
+    out, off = [], 0
+    for cond in conds:
+        if off:
+            cond = _HIDDEN.sub(lambda read, off=off: plain(read, off), cond)
+        out.append(f"({cond})")
+        test = pyast.parse(cond, mode="eval").body
+        for term in test.values if isinstance(test, pyast.BoolOp) \
+                and isinstance(test.op, pyast.And) else (test,):
+            match term:
+                case pyast.UnaryOp(pyast.Not(), pyast.BinOp(pyast.Subscript(
+                        pyast.Attribute(pyast.Name("g"), "flags"), pyast.Name(c)),
+                        pyast.BitAnd(), pyast.Constant(int() as states))) if c == card:
+                    off |= states
+    return out
 
 
 def _indent(lines: list[str], spaces: int) -> list[str]:
