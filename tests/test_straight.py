@@ -662,3 +662,90 @@ def test_a_leaf_verb_run_inline_takes_a_zones_or_a_filters_cards_as_a_tuple(monk
     g = _game(ZONE_PARAMS, "zonep", [{"name": "X"}, {"name": "Y"}]).new_state(
         [{"main": ["X", "X", "Y"]}, {}], 0)
     assert g.res[0]["got"] == 3 + 2 + 1 and not calls
+
+
+CLEARS = """
+id: clears
+name: a state set on the cards of a zone that are not so already
+players: 2
+states:
+  tapped: {}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  set(top(hand(turn_player)), tapped);
+  set(hand(turn_player) where tapped, tapped, false);
+  set(hand(turn_player) where not tapped, tapped)
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_state_set_on_a_zones_cards_not_so_already_goes_to_the_setter_unfiltered(monkeypatch):
+    """`set(Z where S, S, false)` and `set(Z where not S, S)` give the setter all of Z's
+    cards (it passes over those already so): no loop filters them; the same changes, in
+    order, as the filter's cards would make."""
+    from interpreter.engine import game as games
+
+    given = []
+    made = games.setters
+
+    def recorded(game):
+        return {name: (lambda g, env, cards, *a, s=s: given.append(cards) or s(g, env, cards, *a))
+                for name, s in made(game).items()}
+
+    monkeypatch.setattr(games, "setters", recorded)
+    g = _game(CLEARS, "clears", [{"name": n} for n in "ABC"]).new_state(
+        [{"main": list("ABC")}, {}], 0)
+    hand = tuple(g.zones[ZoneRef("hand", g.turn_player)])
+    assert given == [hand[:1], hand, hand] and all(g.flags[c] for c in hand)
+    changes = [(e["card"], e["value"]) for e in g.log if e["e"] == "state"]
+    assert [v for _, v in changes] == [True, False, True, True, True]
+    assert changes[0][0] == changes[1][0] == changes[2][0]
+
+
+LOOPED = """
+id: looped
+name: a loop's card given to primitives
+players: 2
+states:
+  tapped: {}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  for each c in hand(turn_player) { set(c, tapped); flip(c, down); move(c, deck(turn_player)) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loops_card_goes_to_a_primitive_as_a_one_card_tuple(monkeypatch):
+    """In straight code a loop's card is an int local: a primitive gets it as `(card,)`,
+    the form it takes with no test of the type."""
+    from interpreter.engine import game as games
+
+    given = []
+
+    def recording(made):
+        def recorded(game):
+            return {k: (lambda g, env, cards, *a, f=f: given.append(cards) or f(g, env, cards, *a))
+                    for k, f in made(game).items()}
+        return recorded
+
+    for made in ("setters", "flippers", "movers"):
+        monkeypatch.setattr(games, made, recording(getattr(games, made)))
+    g = _game(LOOPED, "looped", [{"name": n} for n in "AB"]).new_state(
+        [{"main": list("AB")}, {}], 0)
+    deck = g.zones[ZoneRef("deck", g.turn_player)]
+    assert [type(c) for c in given] == [ZoneRef] + [tuple] * 6 and len(deck) == 2
+    assert all(g.flags[c] == 0 and g.face[c] for c in deck)  # (moved: new objects)
