@@ -73,7 +73,8 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "    if type(cards) is not tuple:",
         "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
         "    up = UP if face is None else face == 'up'",
-        "    zones, zone_of, marks, log = g.zones, g.zone_of, g.marks, g.log",
+        # (three at most: CPython assigns two or three values without building a tuple)
+        "    zones, zone_of, marks = g.zones, g.zone_of, g.marks",
         "    dest = zones[to]",
         *([] if shared else ["    owned = to.owner"]),
         # (nothing in the loop adds modifiers, counters, sightings or attachments)
@@ -83,8 +84,8 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
     ]
     if full:
         lines += ["        if len(dest) >= CAPACITY and src is not to:",
-                  "            if log is not None:",
-                  "                log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
+                  "            if g.log is not None:",
+                  "                g.log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
                   " 'to': label(to), 'why': 'zone is full'})",
                   "            continue"]
     # the cards whose abilities work may have changed
@@ -111,7 +112,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
                   "        if not quiet(g, 'moved', gone):",
                   f"            emit(g, 'moved', {fields}, gone)"]
     else:  # (vm.quiet, inlined: nothing hears it)
-        lines += ["        if log is None:", "            g.version += 1", "        else:",
+        lines += ["        if g.log is None:", "            g.version += 1", "        else:",
                   f"            emit(g, 'moved', {fields})"]
     lines.append("        marks[src.name] = marks[NAME] = g.version")
     if to_ends:  # (vm.check_end, without the channel test)
