@@ -749,3 +749,40 @@ def test_a_loops_card_goes_to_a_primitive_as_a_one_card_tuple(monkeypatch):
     deck = g.zones[ZoneRef("deck", g.turn_player)]
     assert [type(c) for c in given] == [ZoneRef] + [tuple] * 6 and len(deck) == 2
     assert all(g.flags[c] == 0 and g.face[c] for c in deck)  # (moved: new objects)
+
+
+HELD = """
+id: held
+name: cards held in a variable, counted and tested
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  let x = top(hand(turn_player), 2);
+  if exists(x) { change(turn_player, got, count(x)) };
+  let y = none;
+  if not exists(y) { change(turn_player, got, 10 * count(y) + 100) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_count_and_exists_of_a_tuple_of_cards_call_nothing(monkeypatch):
+    """`count(x)`, `exists(x)` where x holds a tuple of cards (the usual value) read it as it
+    is; any other value (none here) goes through as_cards."""
+    from interpreter.compile import exprs
+    from interpreter.engine import vm
+
+    calls = []
+    monkeypatch.setitem(exprs._HELPERS, "as_cards",
+                        lambda g, v: calls.append(v) or vm.as_cards(g, v))
+    g = _game(HELD, "held", [{"name": n} for n in "AB"]).new_state(
+        [{"main": ["A", "B", "A"]}, {}], 0)
+    assert g.res[g.turn_player]["got"] == 2 + 100 and calls == [None, None]

@@ -961,7 +961,12 @@ class _Generator:
                     else self.expr(n.args[0].value, in_filter, local_it) in self.players:
                 return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
             return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
-        return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
+        value = self.sub(n, in_filter, local_it)
+        if self.iterable:  # (where `:=` cannot go)
+            return f"as_cards(g, {value})"
+        self.count += 1  # a tuple, the usual value: no call
+        t = f"_b{self.count}"
+        return f"({t} if type({t} := {value}) is tuple else as_cards(g, {t}))"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
@@ -986,8 +991,8 @@ class _Generator:
 
     def _semijoin(self, f: A.Filter, in_filter: bool) -> str | None:
         """`exists(S where P and x == card.y)`, S and P not about the candidate `card`, in a
-        selection (hoisting on): the values of x over S where P go into a set once, before
-        the loop over candidates, and each candidate is one set lookup (None is never equal).
+        selection (hoisting on): the values of x over S where P go into a dict's keys once, before
+        the loop over candidates, and each candidate is one lookup (None is never equal).
         None when the filter has another shape."""
         if self.prelude is None or f.name is not None:
             return None
@@ -1007,10 +1012,10 @@ class _Generator:
         rest = [t for t in terms if t is not tied[0]]
         cond = " and ".join(f"({self.test(t, True, True)})" for t in rest) or "True"
         name = f"_j{len(self.prelude)}"
-        self.prelude += [f"{name} = set()",  # (a loop: a comprehension is a call of its own)
+        self.prelude += [f"{name} = {{}}",  # (a loop: a comprehension is a call, set() too)
                          f"for it in {self.cards(f.source, in_filter, False)}:",
-                         f"    if {cond}:", f"        {name}.add({self.sub(inner, True, True)})",
-                         f"{name}.discard(None)"]
+                         f"    if {cond}:", f"        {name}[{self.sub(inner, True, True)}] = None",
+                         f"{name}.pop(None, None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
