@@ -58,6 +58,12 @@ actions:
   lone:
     card: "hand(player) where count(attached(it)) == 0"
     do: "dump(card)"
+  other:
+    card: "hand(player)"
+    requires:
+      - {id: cheap, if: "card.cost <= count(hand(player))"}
+      - {id: named, if: "card.name != 「Two」"}
+    do: "dump(card)"
 deck:
   sections:
     main: {zone: deck}
@@ -114,6 +120,28 @@ def test_a_selection_computes_what_no_candidate_changes_once():
                           ("rich", "Deux"), ("rich", "Two")]
     assert offered[1] == [("lone", "Deux"), ("lone", "One"), ("lone", "Three"), ("lone", "Two"),
                           ("pair", "Deux"), ("pair", "Two")]
+
+
+def test_a_read_a_state_would_hide_after_a_rule_that_found_the_card_without_it_is_plain():
+    """`card.cost <= N` is false for a veiled card; after it, `card.name` is read without
+    the test of the veil (exprs._unveiled), and still offers only what the rules allow."""
+    from interpreter.compile.exprs import _unveiled
+
+    conds = ["not g.flags[_v0] & 2 and g.defs[_v0].printed[0] <= _x6",
+             "not ((None if g.flags[_v0] & 2 else g.defs[_v0].name) in _j5)",
+             "(None if g.flags[_v0] & 6 else g.defs[_v0].printed[1]) == 1",
+             "(None if g.flags[it] & 2 else g.defs[it].name) == 'A'"]
+    assert _unveiled("_v0", conds) == [f"({c})" for c in (
+        conds[0], "not (g.defs[_v0].name in _j5)", *conds[2:])]
+    assert _unveiled("_v0", [f"not g.flags[_v0] & 2 or {conds[0]}", conds[1]])[1] \
+        == f"({conds[1]})"  # (an `or`: the card may be veiled)
+    game = _bounds_game({"One": 1, "Two": 2, "Ten": 5})
+    g = game.new_state([{"main": ["One", "Two", "Ten", "Ten"]}] * 2, 0, log=False)
+    hand = list(g.zones[ZoneRef("hand", 0)])
+    one = next(c for c in hand if g.defs[c].name == "One")
+    assert sorted(g.defs[o[1]].name for o in actions.legal_actions(g, ("other",), 0)) == ["One"]
+    g.flags[one] |= 1 << game.ruleset.states["veiled"].index
+    assert not actions.legal_actions(g, ("other",), 0)
 
 
 def _reference(g, names: tuple[str, ...], player: int) -> set[tuple]:

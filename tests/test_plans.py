@@ -260,3 +260,43 @@ def test_each_game_has_its_own_movers():
     _take(hearing, "spill")
     assert hearing.res[hearing.turn_player]["life"] == 4
     assert boxes.game.movers["vault"] is not hearing.game.movers["vault"]
+
+
+# Cards given to the opponent's vault, then pooled in a zone of no one.
+PILES = """
+id: piles
+name: who controls a card entering a zone
+players: 2
+counters: [dents]
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+  vault: {visibility: public}
+  pile: {shared: true}
+setup: "for each p in players { move(deck(p), hand(p)) }"
+turn:
+  - phase: main
+    actions: [give, pool]
+actions:
+  give:
+    do: "change(hand(you), dents, 1); move(hand(you), vault(opponent))"
+  pool:
+    do: "move(vault(opponent), pile)"
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_card_entering_a_players_zone_is_theirs_a_zone_of_no_one_its_owners():
+    """Each card of a move is a new object (no counters) controlled by the zone's owner, or
+    by its own owner in a shared zone (the movers fold which, per zone)."""
+    g = _game(PILES, "piles", ["A", "B"]).new_state([{"main": ["A", "B"]}] * 2, 0)
+    p = g.turn_player
+    given = list(g.zones[g.zone_key("hand", p)])
+    _take(g, "give")
+    assert g.zones[g.zone_key("vault", g.other(p))] == given[::-1] and not g.counters
+    assert [g.controller[c] for c in given] == [g.other(p)] * 2
+    _take(g, "pool")
+    assert sorted(g.zones[g.zone_key("pile", -1)]) == sorted(given)
+    assert [g.controller[c] for c in given] == [p] * 2

@@ -687,6 +687,28 @@ deck:
 """
 
 
+CLEARS = """
+id: clears
+name: a state set on the cards of a zone that are not so already
+players: 2
+states:
+  tapped: {}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  set(top(hand(turn_player)), tapped);
+  set(hand(turn_player) where tapped, tapped, false);
+  set(hand(turn_player) where not tapped, tapped)
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
 def test_a_choice_by_a_variable_reads_it_without_a_call():
     """`choose ... by player`, a variable the env surely holds: the choice reads it from the
     env (no compiled function); `by turn_player`, a special name, keeps its function."""
@@ -702,3 +724,105 @@ def test_a_choice_by_a_variable_reads_it_without_a_call():
     assert (g.decision.player, g.decision.kind) == (0, "choose")  # the turn player picks
     setup = [i for i in game.program[0].code if isinstance(i, I.Choose)]
     assert [(c.by_var, c.by is not None) for c in setup] == [(None, True)]
+
+
+def test_a_state_set_on_a_zones_cards_not_so_already_goes_to_the_setter_unfiltered(monkeypatch):
+    """`set(Z where S, S, false)` and `set(Z where not S, S)` give the setter all of Z's
+    cards (it passes over those already so): no loop filters them; the same changes, in
+    order, as the filter's cards would make."""
+    from interpreter.engine import game as games
+
+    given = []
+    made = games.setters
+
+    def recorded(game):
+        return {name: (lambda g, env, cards, *a, s=s: given.append(cards) or s(g, env, cards, *a))
+                for name, s in made(game).items()}
+
+    monkeypatch.setattr(games, "setters", recorded)
+    g = _game(CLEARS, "clears", [{"name": n} for n in "ABC"]).new_state(
+        [{"main": list("ABC")}, {}], 0)
+    hand = tuple(g.zones[ZoneRef("hand", g.turn_player)])
+    assert given == [hand[:1], hand, hand] and all(g.flags[c] for c in hand)
+    changes = [(e["card"], e["value"]) for e in g.log if e["e"] == "state"]
+    assert [v for _, v in changes] == [True, False, True, True, True]
+    assert changes[0][0] == changes[1][0] == changes[2][0]
+
+
+LOOPED = """
+id: looped
+name: a loop's card given to primitives
+players: 2
+states:
+  tapped: {}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  for each c in hand(turn_player) { set(c, tapped); flip(c, down); move(c, deck(turn_player)) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_a_loops_card_goes_to_a_primitive_as_a_one_card_tuple(monkeypatch):
+    """In straight code a loop's card is an int local: a primitive gets it as `(card,)`,
+    the form it takes with no test of the type."""
+    from interpreter.engine import game as games
+
+    given = []
+
+    def recording(made):
+        def recorded(game):
+            return {k: (lambda g, env, cards, *a, f=f: given.append(cards) or f(g, env, cards, *a))
+                    for k, f in made(game).items()}
+        return recorded
+
+    for made in ("setters", "flippers", "movers"):
+        monkeypatch.setattr(games, made, recording(getattr(games, made)))
+    g = _game(LOOPED, "looped", [{"name": n} for n in "AB"]).new_state(
+        [{"main": list("AB")}, {}], 0)
+    deck = g.zones[ZoneRef("deck", g.turn_player)]
+    assert [type(c) for c in given] == [ZoneRef] + [tuple] * 6 and len(deck) == 2
+    assert all(g.flags[c] == 0 and g.face[c] for c in deck)  # (moved: new objects)
+
+
+HELD = """
+id: held
+name: cards held in a variable, counted and tested
+players: 2
+resources:
+  got: {initial: 0}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {visibility: owner}
+setup: |
+  move(deck(turn_player), hand(turn_player));
+  let x = top(hand(turn_player), 2);
+  if exists(x) { change(turn_player, got, count(x)) };
+  let y = none;
+  if not exists(y) { change(turn_player, got, 10 * count(y) + 100) }
+turn:
+  - phase: main
+deck:
+  sections:
+    main: {zone: deck}
+"""
+
+
+def test_count_and_exists_of_a_tuple_of_cards_call_nothing(monkeypatch):
+    """`count(x)`, `exists(x)` where x holds a tuple of cards (the usual value) read it as it
+    is; any other value (none here) goes through as_cards."""
+    from interpreter.compile import exprs
+    from interpreter.engine import vm
+
+    calls = []
+    monkeypatch.setitem(exprs._HELPERS, "as_cards",
+                        lambda g, v: calls.append(v) or vm.as_cards(g, v))
+    g = _game(HELD, "held", [{"name": n} for n in "AB"]).new_state(
+        [{"main": ["A", "B", "A"]}, {}], 0)
+    assert g.res[g.turn_player]["got"] == 2 + 100 and calls == [None, None]

@@ -460,7 +460,8 @@ class ExprCompiler:
         guard = " and ".join(f"({gen.test(r, False, False)})" for r in once)
         before_guard = prelude[start:]
         start = len(prelude)
-        conds = " and ".join(f"({gen.per_candidate(r, False, False)})" for r in per_card)
+        conds = " and ".join(_unveiled(card, [gen.per_candidate(r, False, False)
+                                              for r in per_card]))
         first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
         if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
@@ -541,6 +542,37 @@ def _shape(node: Any) -> Any:
     if isinstance(node, tuple):
         return tuple(_shape(x) for x in node)
     return node
+
+
+# a read of a card's property some state hides: `(None if HIDDEN else READ)` (state.py,
+# compile/ruleset.py's _printed_source)
+_HIDDEN = re.compile(r"\(None if g\.flags\[(\w+)\] & (\d+) else "
+                     r"(g\.defs\[\1\]\.(?:name|printed\[\d+\]))\)")
+
+
+def _unveiled(card: str, conds: list[str]) -> list[str]:
+    """Conditions on `card` to test in turn, each only when those before hold, as sources in
+    parentheses: after one that is, or has as a conjunct, `not g.flags[card] & M`, the card is
+    in none of the states M, so a read those states would hide is the plain read (no
+    condition changes a card's states)."""
+    def plain(read: re.Match, off: int) -> str:
+        return read.group(3) if read.group(1) == card and not int(read.group(2)) & ~off \
+            else read.group(0)
+
+    out, off = [], 0
+    for cond in conds:
+        if off:
+            cond = _HIDDEN.sub(lambda read, off=off: plain(read, off), cond)
+        out.append(f"({cond})")
+        test = pyast.parse(cond, mode="eval").body
+        for term in test.values if isinstance(test, pyast.BoolOp) \
+                and isinstance(test.op, pyast.And) else (test,):
+            match term:
+                case pyast.UnaryOp(pyast.Not(), pyast.BinOp(pyast.Subscript(
+                        pyast.Attribute(pyast.Name("g"), "flags"), pyast.Name(c)),
+                        pyast.BitAnd(), pyast.Constant(int() as states))) if c == card:
+                    off |= states
+    return out
 
 
 def _indent(lines: list[str], spaces: int) -> list[str]:
@@ -937,7 +969,12 @@ class _Generator:
                     else self.expr(n.args[0].value, in_filter, local_it) in self.players:
                 return f"g.zones[{ref}]"  # (a subscript: dict.get is a call)
             return f"g.zones.get({ref}, ())"  # (the zone of no one: none)
-        return f"as_cards(g, {self.sub(n, in_filter, local_it)})"
+        value = self.sub(n, in_filter, local_it)
+        if self.iterable:  # (where `:=` cannot go)
+            return f"as_cards(g, {value})"
+        self.count += 1  # a tuple, the usual value: no call
+        t = f"_b{self.count}"
+        return f"({t} if type({t} := {value}) is tuple else as_cards(g, {t}))"
 
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
@@ -962,8 +999,8 @@ class _Generator:
 
     def _semijoin(self, f: A.Filter, in_filter: bool) -> str | None:
         """`exists(S where P and x == card.y)`, S and P not about the candidate `card`, in a
-        selection (hoisting on): the values of x over S where P go into a set once, before
-        the loop over candidates, and each candidate is one set lookup (None is never equal).
+        selection (hoisting on): the values of x over S where P go into a dict's keys once, before
+        the loop over candidates, and each candidate is one lookup (None is never equal).
         None when the filter has another shape."""
         if self.prelude is None or f.name is not None:
             return None
@@ -983,10 +1020,10 @@ class _Generator:
         rest = [t for t in terms if t is not tied[0]]
         cond = " and ".join(f"({self.test(t, True, True)})" for t in rest) or "True"
         name = f"_j{len(self.prelude)}"
-        self.prelude += [f"{name} = set()",  # (a loop: a comprehension is a call of its own)
+        self.prelude += [f"{name} = {{}}",  # (a loop: a comprehension is a call, set() too)
                          f"for it in {self.cards(f.source, in_filter, False)}:",
-                         f"    if {cond}:", f"        {name}.add({self.sub(inner, True, True)})",
-                         f"{name}.discard(None)"]
+                         f"    if {cond}:", f"        {name}[{self.sub(inner, True, True)}] = None",
+                         f"{name}.pop(None, None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:

@@ -179,7 +179,16 @@ class PyGen:
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
-            items = self._arguments(values, depth)
+            zone = self._unfiltered(s.name, values)
+            if zone is not None:  # (the zone's cards, as a tuple: no as_cards)
+                self.gen.count += 1
+                items = [f"_x{self.gen.count}", *self._arguments(values[1:], depth)]
+                self._line(depth, f"{items[0]} = tuple({self.gen.cards(zone, False, False)})")
+            else:
+                items = self._arguments(values, depth)
+            params = PRIMITIVES[s.name].params  # (the values': the first ones)
+            items = [f"({i},)" if p.type == "cards" and self._card_local(v) == i else i
+                     for p, v, i in zip(params, values, items, strict=False)]
             if s.name == "move":
                 self._move(items, depth)
                 return
@@ -206,6 +215,28 @@ class PyGen:
             depth += 1
         # (vm.call_verb, inlined: the game's caller of the verb)
         self._hand_over(f"if g.game.callers[{s.name!r}](g, {params}, env):", depth)
+
+    def _card_local(self, value: Any) -> str | None:
+        """The Python local a loop's card is read from (an int: given as a one-card tuple,
+        a primitive takes it as is), or None."""
+        return self.gen.locals.get(value.id) if isinstance(value, A.Name) else None
+
+    def _unfiltered(self, name: str, values: list) -> A.Call | None:
+        """The zone Z of `set(Z where S, S, false)` or `set(Z where not S, S)`: the setter
+        passes over the cards already so, in order, so Z's cards can go to it as they are,
+        with no loop to filter them first. None for any other call."""
+        if name != "set" or not isinstance(f := values[0], A.Filter) or f.name is not None \
+                or not (isinstance(f.source, A.Call) and f.source.name in self.owner.names.zones) \
+                or not isinstance(values[1], Const) or not isinstance(values[2], (Const, A.Bool)):
+            return None
+        state, value, names = values[1].value, values[2].value, self.owner.names
+        cond = f.cond if value is False else f.cond.operand if value is True \
+            and _negated(f.cond) else None
+        if isinstance(cond, A.Name) and cond.id == state and state in names.states \
+                and not (state in self.gen.owner.printed or state in names.properties
+                         or state in names.counters):  # (a filter reads the state's flag)
+            return f.source
+        return None
 
     def _hand_over(self, test: str, depth: int) -> None:
         """A call that may leave code to run first (`test`, true when it did): then hand

@@ -45,8 +45,8 @@ def movers(game: Any) -> dict[str, Callable]:
     ends = game.end_reads if game.end_check is not None else frozenset()
     out = {}
     for name, zdef in game.ruleset.zones.items():
-        plan = (zdef.capacity is not None, name in game.scan_zone_set, hearing is not None,
-                ends is None or name in ends, bool(ends))
+        plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
+                hearing is not None, ends is None or name in ends, bool(ends))
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
@@ -59,9 +59,10 @@ def movers(game: Any) -> dict[str, Callable]:
 _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 
-def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
+def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
                  ends: bool) -> Callable[..., Callable]:
-    """A maker of movers into zones that have a capacity (`full`), where abilities work
+    """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
+    card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
     rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
     zones and games, the maker's arguments, the mover reads from its closure (a local's
@@ -72,16 +73,19 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
         "    if type(cards) is not tuple:",
         "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
         "    up = UP if face is None else face == 'up'",
-        "    zones, zone_of, marks, log = g.zones, g.zone_of, g.marks, g.log",
-        "    dest, owned = zones[to], to.owner  # (cards entering: controlled by the zone's owner, "
-        "or their own)",
+        # (three at most: CPython assigns two or three values without building a tuple)
+        "    zones, zone_of, marks = g.zones, g.zone_of, g.marks",
+        "    dest = zones[to]",
+        *([] if shared else ["    owned = to.owner"]),
+        # (nothing in the loop adds modifiers, counters, sightings or attachments)
+        "    tidy = g.mods or g.counters or g.known or g.host  # some card may have some to forget",
         "    for cid in cards:",
         "        src = zone_of[cid]",
     ]
     if full:
         lines += ["        if len(dest) >= CAPACITY and src is not to:",
-                  "            if log is not None:",
-                  "                log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
+                  "            if g.log is not None:",
+                  "                g.log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
                   " 'to': label(to), 'why': 'zone is full'})",
                   "            continue"]
     # the cards whose abilities work may have changed
@@ -96,9 +100,9 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
         "        zone_of[cid] = to  # a new object: no state, new face and controller",
         "        g.flags[cid] = 0",
         "        g.face[cid] = up",
-        "        g.controller[cid] = g.owner[cid] if owned < 0 else owned",
+        "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
         "        g.stamp[cid] = g.clock = g.clock + 1",
-        "        if g.mods or g.counters or g.known or g.host:",
+        "        if tidy:",
         "            forget(g, cid)",
     ]
     fields = "{'card': cid, 'from_zone': src.name, 'to_zone': NAME, 'player': g.owner[cid]}"
@@ -108,7 +112,7 @@ def _mover_maker(full: bool, into_play: bool, heard: bool, to_ends: bool,
                   "        if not quiet(g, 'moved', gone):",
                   f"            emit(g, 'moved', {fields}, gone)"]
     else:  # (vm.quiet, inlined: nothing hears it)
-        lines += ["        if log is None:", "            g.version += 1", "        else:",
+        lines += ["        if g.log is None:", "            g.version += 1", "        else:",
                   f"            emit(g, 'moved', {fields})"]
     lines.append("        marks[src.name] = marks[NAME] = g.version")
     if to_ends:  # (vm.check_end, without the channel test)
