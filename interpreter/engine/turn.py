@@ -67,17 +67,9 @@ class PhaseStart(Instr):
         ending = self.ending
         if ending is not None:
             f.pc += 1  # (the plain start, next)
-            heard = "phase_end" in g.heard
-            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
-                if heard and not vm.quiet(g, "phase_end", changed=False):
-                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
-                            changed=False)
-                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
-                    expire(g, "phase")
-                if (g.triggers and (g.pending or g.queues and g.queue)
-                        or g.state_rules and g.rules_at != g.version) \
-                        and vm.settle_point(g):
-                    return  # as the plain start does: what settling started runs first
+            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring) \
+                    and end_phase(g, ending):  # (else nothing to do: no call)
+                return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
         # state a match or a scenario starts from
         if g.clean_at < 0:
@@ -154,17 +146,9 @@ class TurnEnd(Instr):
         ending = self.ending
         if ending is not None:  # (as in PhaseStart)
             f.pc += 1  # (the plain end, next)
-            heard = "phase_end" in g.heard
-            if heard or g.mods or g.counts or "phase" in g.expiring:  # (else nothing to do)
-                if heard and not vm.quiet(g, "phase_end", changed=False):
-                    vm.emit(g, "phase_end", {"phase": ending.name, "player": g.turn_player},
-                            changed=False)
-                if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
-                    expire(g, "phase")
-                if (g.triggers and (g.pending or g.queues and g.queue)
-                        or g.state_rules and g.rules_at != g.version) \
-                        and vm.settle_point(g):
-                    return  # as the plain end does: what settling started runs first
+            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring) \
+                    and end_phase(g, ending):
+                return  # as the plain end does: what settling started runs first
         env = f.env
         if "#ending" in env:  # again, once the abilities that heard it resolved
             del env["#ending"]
@@ -185,6 +169,17 @@ class TurnEnd(Instr):
         g.marks["@turn"] = g.version
         f.pc = self.loop
         f.code[self.loop].run(g, f)  # the next turn starts (not a timing point: nothing settles)
+
+
+def end_phase(g: GameState, phase: PhaseDef) -> bool:
+    """The phase ends: phase_end is announced where heard, what lasts until a phase's end
+    expires. True when settling then started something, which runs first."""
+    if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
+        vm.emit(g, "phase_end", {"phase": phase.name, "player": g.turn_player}, changed=False)
+    if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+        expire(g, "phase")
+    return bool((g.triggers and (g.pending or g.queues and g.queue)
+                 or g.state_rules and g.rules_at != g.version) and vm.settle_point(g))
 
 
 def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
