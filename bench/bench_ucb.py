@@ -21,11 +21,11 @@ The absolute targets were set on the machine of DESIGN.md, where the hand-writte
 runs ~3,000 matches/s; the last line scales this run's figures to that machine by the
 hand-written simulator's speed measured here.
 
-Last measured 2026-11-23 after the tenth round, the hand-written simulator's deck read once
-outside its timing (before, every chunk timed reading its YAML): vanilla 2.86x the hand-written
-simulator in CPU instructions (8.33M against 2.91M a match); by the wall clock, two runs of
-1,000 matches: 3.4x and 3.5x slower (chunks 3.31-3.81), sample decks 566-568 matches/s, card
-texts 14,519-14,693/s (the hand-written simulator at ~3,500 matches/s: a faster machine).
+Last measured 2026-11-23 after the tenth round (the hand-written simulator's deck read once,
+outside its timing; before, every chunk timed reading its YAML): vanilla 2.45x the hand-written
+simulator in CPU instructions (7.13M against 2.91M a match); by the wall clock, three runs of
+1,000 matches: 2.89x, 2.91x and 2.92x slower (chunks 2.74-3.15), sample decks 644-651 matches/s,
+card texts 14,450-14,488/s (the hand-written simulator at 3,460-3,489 matches/s).
 
 Earlier figures, round by round, and how they were taken: docs/PERFORMANCE.md.
 """
