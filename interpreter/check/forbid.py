@@ -152,7 +152,8 @@ def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
             units = [([a], a.effects) for a in card.abilities if needs is None or needs & a.kinds]
         else:
             units = [([e.ability], [e]) for e in card.effects
-                     if needs is None or e.kind in needs or e.ability.kind in needs]
+                     if needs is None or e.kind in needs or e.ability.kind in needs
+                     or not needs.isdisjoint(e.done_kinds)]
         for abilities, effects in units:
             ctx.abilities, ctx.effects, ctx.node = abilities, effects, None
             ctx.ability = abilities[0] if scope != "card" else None

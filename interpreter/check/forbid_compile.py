@@ -212,12 +212,26 @@ class _Compiler:
                 return self._problem(q.span, f"forbid query: no verb, primitive or ability kind "
                                              f"'{n}'", did_you_mean(n, [*self.effect_kinds,
                                                                        *ABILITY_PATTERNS]))
+        if q.does:
+            return self._does(q, kinds)
         on_abilities = bool(kinds & set(ABILITY_PATTERNS))
         if on_abilities and kinds - set(ABILITY_PATTERNS):
             return self._problem(q.span, "forbid query: a pattern names either ability kinds or "
                                          "effects (verbs, primitives, modify), not both")
         cond = self.cond(q.cond, q.names) if q.cond is not None else None
         return _matcher(kinds, cond, on_abilities)
+
+    def _does(self, q: Pattern, kinds: set[str]) -> Callable:
+        """`does P`: P among what the unit's effects do, verbs expanded to primitives."""
+        done = [n for n in q.names if n in PRIMITIVES or n in ("modify", "any")]
+        if len(done) < len(q.names):
+            wrong = next(n for n in q.names if n not in done)
+            return self._problem(q.span, f"forbid query: `does` looks at what effects come to, "
+                                         f"primitives and modifiers, so '{wrong}' never matches",
+                                 f"name the primitives {wrong} uses, e.g. `does move(...)`, or "
+                                 f"drop `does` to match the words of the text")
+        cond = self.cond(q.cond, q.names) if q.cond is not None else None
+        return _matcher(kinds, cond, False, does=True)
 
     def count(self, q: Count) -> Callable:
         matchers = [self.pattern(p) for p in q.patterns]
@@ -233,23 +247,27 @@ class _Compiler:
     def total(self, q: Total) -> Callable:
         parts = []
         for pattern, fname in q.measures:
-            if not self._is_field(fname, pattern.names):
-                self._problem(pattern.span, f"forbid query: '{fname}' is not a field of "
-                                            f"{'|'.join(pattern.names)}",
-                              did_you_mean(fname, self._fields(pattern.names)))
-            parts.append((self.pattern(pattern), _field_value(fname)))
+            for f in (fname, q.by) if q.by else (fname,):
+                if not self._is_field(f, pattern.names):
+                    self._problem(pattern.span, f"forbid query: '{f}' is not a field of "
+                                                f"{'|'.join(pattern.names)}",
+                                  did_you_mean(f, self._fields(pattern.names)))
+            parts.append((self.pattern(pattern), _field_value(fname), fname))
+        by = q.by
 
         def fn(ctx):
-            n, found = 0, []
-            for match, measure in parts:
+            sums: dict = {}
+            found = []
+            for match, measure, fname in parts:
                 for node, where in match(ctx, True, nodes=True):
                     saved, ctx.node = ctx.node, node
-                    v = measure(ctx)
+                    v = measure(ctx) if by is None else _per_target_value(node, fname, by)
                     ctx.node = saved
-                    n = _add(n, v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0)
-                    found.append((n, where))
+                    key = None if by is None else _per_target(node, by)[0]
+                    sums[key] = _add(sums.get(key, 0), v if _is_num(v) else 0)
+                    found.append((sums[key], where))
             ctx.found = found
-            return n
+            return max(sums.values(), default=0)
         return fn
 
     def member(self, q: Member, pat: tuple | None) -> Callable:
@@ -303,11 +321,13 @@ def _logic(op: str, parts: list[Callable]) -> Callable:
     return lambda ctx: bool(a(ctx)) or bool(b(ctx))
 
 
-def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool) -> Callable:
+def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool,
+             does: bool = False) -> Callable:
     any_kind = "any" in kinds or "ability" in kinds
 
     def match(ctx, every: bool = False, nodes: bool = False):
-        pool = ctx.abilities if on_abilities else ctx.effects
+        pool = ctx.abilities if on_abilities else \
+            [d for e in ctx.effects for d in e.does] if does else ctx.effects
         found = []
         for node in pool:
             if not any_kind and node.kind not in kinds:
@@ -325,6 +345,24 @@ def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool) -> Call
             found.append((node, where) if nodes else where)
         return found if every else False
     return match
+
+
+def _per_target(node: Any, by: str) -> tuple[Any, float]:
+    """`total(... by F)`: the group of a node (F's expression as written, read through
+    variables) and how many times it happens to one member of the group."""
+    if not isinstance(node, F.Effect) or by not in node.args:
+        return None, node.mult if isinstance(node, F.Effect) else 1
+    key = ("per-target", by)
+    if key not in node.memo:
+        node.memo[key] = F.per_target(node, by)
+    return node.memo[key]
+
+
+def _per_target_value(node: Any, name: str, by: str) -> Any:
+    if not isinstance(node, F.Effect) or name not in node.args:
+        return None
+    _, mult = _per_target(node, by)
+    return _value(node, name, mult)
 
 
 def _where(node) -> tuple:
@@ -362,16 +400,18 @@ def _field_value(name: str) -> Callable:
     return fn
 
 
-def _value(e: F.Effect, name: str) -> Any:
+def _value(e: F.Effect, name: str, mult: float | None = None) -> Any:
+    """A field's value (see the module); numbers and counts times `mult` (the effect's)."""
     expr, kind = e.args[name], e.types.get(name, "any")
+    mult = e.mult if mult is None else mult
     if kind == "number":
-        return _times(F.number(expr, e.scope), e.mult)
+        return _times(F.number(expr, e.scope), mult)
     if kind in ("cards", "card"):
-        return _times(F.cards_bound(expr, e.scope), e.mult)
+        return _times(F.cards_bound(expr, e.scope), mult)
     if kind == "zone":
         return F.zone(expr, e.scope)
     n = F.number(expr, e.scope) if kind == "any" else INF
-    return _times(n, e.mult) if n != INF else F.word(expr, e.scope)
+    return _times(n, mult) if n != INF else F.word(expr, e.scope)
 
 
 def _times(n: float, mult: float) -> float:
@@ -486,8 +526,10 @@ def _needs(q: Q, having: dict[str, set[str]]) -> frozenset[str] | None:
     """Kinds of which a card must have at least one for the query to hold (None: unknown).
     `having` maps a field name to the kinds that have it (for `any(...)`)."""
     if isinstance(q, Pattern):
-        if "ability" in q.names:
+        if "ability" in q.names or (q.does and "any" in q.names):
             return None
+        if q.does:
+            return frozenset(F.DONE + n for n in q.names)
         if "any" in q.names:
             return _any_needs(q.cond, having)
         return frozenset(q.names)

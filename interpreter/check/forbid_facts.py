@@ -5,11 +5,17 @@ An *effect* is one call (a verb or primitive) or one modifier, with the product 
 and named arguments resolved, defaults filled in). What a field tells a query (how many cards,
 from which zone, an upper bound of a property) is computed here from the expression and the
 variables in scope (`choose`, `let`, `for each`), never by running anything.
+
+What an effect *does* is what it comes to once the ruleset's verbs are expanded: a written
+primitive or modifier does itself; a verb call does what its body does, the verb's parameters
+bound to the caller's arguments (read in the caller's scope), recursively. A rule keeper's
+query about outcomes (`does move(to.zone == hand)`) then sees a card moved into the hand
+whether the text says `draw`, `to_hand` or `move`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from interpreter.compile.names import FUNCTIONS, Names
@@ -33,6 +39,12 @@ class Effect:
     scope: dict[str, tuple]  # variable -> ("choose" | "let" | "each", node)
     ability: Ability
     memo: dict = field(default_factory=dict)  # what queries asked of its fields, computed once
+    # the primitives and modifiers this written effect comes to (itself, for one of them)
+    does: list[Effect] = field(default_factory=list)
+    done_kinds: set[str] = field(default_factory=set)  # DONE + the kind of each of `does`
+    # the loops around it: (a `for each` variable's scope entry, or None for a `repeat`;
+    # how many times), their product being `mult`
+    loops: tuple[tuple[tuple | None, float], ...] = ()
 
 
 @dataclass(slots=True)
@@ -58,6 +70,10 @@ class Card:
     kinds: set[str] = field(default_factory=set)  # every node kind present (for quick skips)
 
 
+DONE = "does "  # what marks a kind done (`does move`) among the kinds a card has
+MAX_EXPANSION = 16  # verbs calling verbs: deeper than this (or recursive) is not followed
+
+
 def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> Card:
     """The facts of one card (texts that do not parse are skipped: the checker reports them)."""
     props = {**defaults, **{k: v for k, v in raw.items() if k in names.properties}}
@@ -73,7 +89,9 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
             _Walker(ability, names).body(body, 1, {})
             card.abilities.append(ability)
     for a in card.abilities:
-        a.kinds = {a.kind, *(e.kind for e in a.effects)}
+        for e in a.effects:
+            e.done_kinds = {DONE + d.kind for d in e.does}
+        a.kinds = {a.kind, *(e.kind for e in a.effects), *(k for e in a.effects for k in e.done_kinds)}
         card.kinds |= a.kinds
         card.effects += a.effects
     return card
@@ -112,10 +130,14 @@ def _optional(body: A.Body) -> bool:
 
 
 class _Walker:
-    """Collects the effects of one ability with their loop multipliers and variables."""
+    """Collects the effects of one ability with their loop multipliers and variables: the
+    written ones into the ability, and what each does into its `does` (see the module)."""
 
     def __init__(self, ability: Ability, names: Names) -> None:
         self.ability, self.names = ability, names
+        self.origin: Effect | None = None  # the written call being expanded
+        self.loops: tuple[tuple[tuple | None, float], ...] = ()  # the loops we are in
+        self.verbs: tuple[str, ...] = ()  # the verbs being expanded, outermost first
 
     def body(self, stmts: A.Body, mult: float, scope: dict) -> None:
         scope = dict(scope)
@@ -135,10 +157,16 @@ class _Walker:
         elif isinstance(s, A.Let):
             scope[s.name] = ("let", s.value)
         elif isinstance(s, A.ForEach):
-            inner = {**scope, s.name: ("each", s.source)}
-            self.body(s.body, mult * cards_bound(s.source, scope), inner)
+            entry = ("each", s.source)
+            factor = cards_bound(s.source, scope)
+            self.loops += ((entry, factor),)
+            self.body(s.body, mult * factor, {**scope, s.name: entry})
+            self.loops = self.loops[:-1]
         elif isinstance(s, A.Repeat):
-            self.body(s.body, mult * max(number(s.count, scope), 0), scope)
+            factor = max(number(s.count, scope), 0)
+            self.loops += ((None, factor),)
+            self.body(s.body, mult * factor, scope)
+            self.loops = self.loops[:-1]
         elif isinstance(s, A.Modify):
             self.modify(s, mult, scope)
 
@@ -155,30 +183,65 @@ class _Walker:
             if p.name not in args and p.default is not ... and p.default is not None:
                 args[p.name] = p.default
         types = {p.name: p.type for p in params}
-        self.ability.effects.append(Effect(c.name, args, types, mult, c.span, scope, self.ability))
+        effect = Effect(c.name, args, types, mult, c.span, scope, self.ability, loops=self.loops)
+        if self.origin is not None:
+            self.expand(effect, params, mult, scope)
+            return
+        self.ability.effects.append(effect)
+        self.origin = effect
+        self.expand(effect, params, mult, scope)
+        self.origin = None
+
+    def expand(self, effect: Effect, params: tuple, mult: float, scope: dict) -> None:
+        """What a call does: a primitive, itself; a verb, what its body does."""
+        name = effect.kind
+        if name not in self.names.verbs:
+            self.done(effect)
+            return
+        tree = _parsed("body", self.names.verb_bodies.get(name))
+        if tree is None or name in self.verbs or len(self.verbs) >= MAX_EXPANSION:
+            return
+        bound = {p.name: ("arg", effect.args.get(p.name), scope) for p in params}
+        self.verbs += (name,)
+        self.body(tree, mult, bound)
+        self.verbs = self.verbs[:-1]
 
     def modify(self, m: A.Modify, mult: float, scope: dict) -> None:
         args = {"target": m.target, "prop": m.prop, "op": m.op, "value": m.value}
         types = {"target": "cards", "prop": "text", "op": "text", "value": "number"}
-        self.ability.effects.append(Effect("modify", args, types, mult, m.span, scope, self.ability))
+        effect = Effect("modify", args, types, mult, m.span, scope, self.ability, loops=self.loops)
+        if self.origin is None:
+            self.ability.effects.append(effect)
+        self.done(effect)
+
+    def done(self, effect: Effect) -> None:
+        """A primitive or modifier is done by the written effect it comes from, and is
+        reported where that is written."""
+        origin = self.origin or effect
+        effect.span = origin.span
+        origin.does.append(effect)
 
 
 # ---------- what an expression tells (never by running it) ----------
-def _follow(e: Any, scope: dict) -> Any:
-    """Through variables to what they were made from: a `choose` stays, `let` and `for each`
-    give their expression."""
-    seen = 0
-    while isinstance(e, A.Name) and e.id in scope and seen < 32:
-        how, node = scope[e.id]
-        if how == "choose":
-            return node
-        e, seen = node, seen + 1
-    return e
+def _follow(e: Any, scope: dict, each: bool = True) -> tuple[Any, dict]:
+    """Through variables to what they were made from, and the scope it is read in: a `choose`
+    stays, `let` and `for each` give their expression (a `for each` variable stays as it is
+    unless `each`), a verb's parameter the caller's argument (read in the caller's scope)."""
+    for _ in range(32):
+        if not (isinstance(e, A.Name) and e.id in scope):
+            break
+        how, node, *outer = scope[e.id]
+        if how == "choose" or (how == "each" and not each):
+            return node if how == "choose" else e, scope
+        e = node
+        if outer:
+            scope = outer[0]
+    return e, scope
 
 
 def number(e: Any, scope: dict) -> float:
     """A constant number, or INF when it depends on the game."""
-    e = _follow(e, scope)
+    e, scope = _follow(e, scope)
     if isinstance(e, bool):
         return INF
     if isinstance(e, (int, float)):
@@ -196,8 +259,9 @@ def number(e: Any, scope: dict) -> float:
 
 
 def cards_bound(e: Any, scope: dict) -> float:
-    """At most how many cards an expression gives (INF: as many as a zone holds)."""
-    e = _follow(e, scope)
+    """At most how many cards an expression gives (INF: as many as a zone holds); a `for each`
+    variable is one card at a time."""
+    e, scope = _follow(e, scope, each=False)
     if isinstance(e, A.Choose):
         return number(e.count, scope)
     if isinstance(e, A.Name):
@@ -211,33 +275,33 @@ def cards_bound(e: Any, scope: dict) -> float:
 
 def zone(e: Any, scope: dict) -> str | None:
     """The zone the cards come from (or the zone named)."""
-    call = _zone_call(e, scope)
+    call, _ = _zone_call(e, scope)
     return call.name if call is not None else None
 
 
 def owner(e: Any, scope: dict) -> str | None:
     """Whose zone it is, as written: you, opponent, ..."""
-    call = _zone_call(e, scope)
+    call, scope = _zone_call(e, scope)
     return word(call.args[0].value, scope) if call is not None and call.args else None
 
 
-def _zone_call(e: Any, scope: dict) -> A.Call | None:
+def _zone_call(e: Any, scope: dict) -> tuple[A.Call | None, dict]:
     for _ in range(32):
-        e = _follow(e, scope)
+        e, scope = _follow(e, scope)
         if isinstance(e, (A.Choose, A.Filter)):
             e = e.source
         elif isinstance(e, A.Call) and e.name in ("top", "bottom") and e.args:
             e = e.args[0].value
         elif isinstance(e, A.Call) and e.name not in FUNCTIONS:
-            return e
+            return e, scope
         else:
-            return None
-    return None
+            break
+    return None, scope
 
 
 def word(e: Any, scope: dict) -> str | None:
     """A name or text written as the value: `opponent`, `疲労`, "bottom"."""
-    e = _follow(e, scope)
+    e, scope = _follow(e, scope)
     if isinstance(e, str):
         return e
     if isinstance(e, A.Name):
@@ -247,13 +311,15 @@ def word(e: Any, scope: dict) -> str | None:
     if isinstance(e, A.Call) and e.name == "other" and e.args:
         inner = word(e.args[0].value, scope)
         return {"you": "opponent", "opponent": "you"}.get(inner or "")
+    if isinstance(e, A.Member) and e.name in ("owner", "controller"):
+        return owner(e.obj, scope)  # a card's owner: whose zone it was taken from
     return None
 
 
 def most(e: Any, prop: str, scope: dict, card: Card) -> float:
     """An upper bound of `prop` over the cards, from the `where` conditions that select them."""
     for _ in range(32):
-        e = _follow(e, scope)
+        e, scope = _follow(e, scope)
         if isinstance(e, A.Name) and e.id == "self":
             value = card.props.get(prop)
             return value if isinstance(value, (int, float)) and not isinstance(value, bool) else INF
@@ -292,8 +358,41 @@ def _is_prop(e: Any, prop: str) -> bool:
         (isinstance(e, A.Member) and e.name == prop and isinstance(e.obj, A.Name) and e.obj.id == "it")
 
 
+def shape(e: Any, scope: dict, loops: set[int] | None = None) -> Any:
+    """An expression without its places, read through variables: two expressions of the
+    same shape name the same cards (one `choose` is one choice wherever it is read). The
+    `for each` loops it reads the variable of are added to `loops` (by their entry's id)."""
+    while isinstance(e, A.Name) and e.id in scope and scope[e.id][0] == "each":
+        if loops is not None:
+            loops.add(id(scope[e.id]))
+        e = scope[e.id][1]
+    e, scope = _follow(e, scope, each=False)
+    if isinstance(e, A.Name) and e.id in scope and scope[e.id][0] == "each":
+        return shape(e, scope, loops)
+    if isinstance(e, A.Choose):
+        return ("choose", id(e))
+    if is_dataclass(e):
+        return (type(e).__name__, *(shape(getattr(e, f.name), scope, loops) for f in fields(e)
+                                    if f.name != "span"))
+    if isinstance(e, tuple):
+        return tuple(shape(x, scope, loops) for x in e)
+    return e
+
+
+def per_target(effect: Effect, name: str) -> tuple[Any, float]:
+    """Field `name`'s shape, and how many times the effect happens to one such target: the
+    `for each` loops over the target itself go to other cards, so they do not count."""
+    over: set[int] = set()
+    key = shape(effect.args[name], effect.scope, over)
+    mult = 1.0
+    for entry, factor in effect.loops:
+        if id(entry) not in over:
+            mult = 0 if factor == 0 else mult * factor
+    return key, mult
+
+
 def is_self(e: Any, scope: dict) -> bool:
-    e = _follow(e, scope)
+    e, scope = _follow(e, scope)
     if isinstance(e, A.Choose):
         e = e.source
     return isinstance(e, A.Name) and e.id == "self"

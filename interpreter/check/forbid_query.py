@@ -36,6 +36,7 @@ class Pattern:
     span: Span
     names: tuple[str, ...]
     cond: Q | None
+    does: bool = False  # `does P`: what effects come to once verbs are expanded
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class Count:
 class Total:
     span: Span
     measures: tuple[tuple[Pattern, str], ...]
+    by: str | None = None  # `total(... by target)`: the largest sum over one target
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +138,17 @@ class _ToQuery(Transformer):
     def total(self, *measures):
         return Total(measures[0][0].span, measures)
 
+    def total_by(self, *children):
+        *measures, by = children
+        return Total(measures[0][0].span, tuple(measures), str(by))
+
     def measure(self, pattern, field):
         return (pattern, str(field))
 
-    def pattern(self, *children):
+    def pattern(self, does, *children):
         names = tuple(str(c) for c in children if isinstance(c, Token))
         cond = children[-1] if children and not isinstance(children[-1], Token) else None
-        return Pattern(_span(children[0]), names, cond)
+        return Pattern(_span(does or children[0]), names, cond, does is not None)
 
     def member(self, obj, attr):
         return Member(_span(obj), str(obj), str(attr))

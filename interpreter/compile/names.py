@@ -38,6 +38,7 @@ class Names:
     resources: set[str] = field(default_factory=set)
     counters: set[str] = field(default_factory=set)
     verbs: dict[str, tuple[Param, ...]] = field(default_factory=dict)
+    verb_bodies: dict[str, str] = field(default_factory=dict)  # verb -> its `do` text
     events: set[str] = field(default_factory=set)
     actions: set[str] = field(default_factory=set)
     windows: set[str] = field(default_factory=set)
@@ -117,6 +118,8 @@ def ruleset_names(raw: dict) -> Names:
         tokens=set(raw.get("tokens") or {}),
     )
     names.verb_events = {v: (d or {}).get("event") or v for v, d in (raw.get("verbs") or {}).items()}
+    names.verb_bodies = {v: d["do"] for v, d in (raw.get("verbs") or {}).items()
+                         if isinstance(d, dict) and isinstance(d.get("do"), str)}
     names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
     names.whole_numbers = {p for p, d in props.items() if names.property_types[p] == "number"
                            and type((d or {}).get("default")) is int and not (d or {}).get("formula")}
