@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second place a diagnostic points at ("first defined here")."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    source_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -23,6 +34,7 @@ class Diagnostic:
     severity: str = "error"
     source_line: str = ""
     end_col: int = 0  # where the offending text ends on the same line (exclusive; 0: unknown)
+    related: tuple[Related, ...] = ()
 
     def header(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
@@ -30,16 +42,27 @@ class Diagnostic:
     def render(self) -> str:
         lines = [self.header()]
         if self.source_line:
-            text, col = _window(self.source_line, self.col)
-            end = min(col + max(self.end_col - self.col, 1), len(text) + 1)
-            pad = _caret_pad(text, col)
-            lines.append(f"    {text}")
-            lines.append("    " + pad + "^" * max(len(_caret_pad(text, end)) - len(pad), 1))
+            lines += _quote(self.source_line, self.col, self.end_col, "^")
+        for r in self.related:  # like rustc's secondary labels: the place, then its line
+            lines.append(f"  note: {r.path}:{r.line}:{r.col}: {r.message}")
+            if r.source_line:
+                lines += _quote(r.source_line, r.col, 0, "-")
         if self.hint:
             lines.append(f"  = help: {self.hint}")
         if self.ref:
             lines.append(f"  = rule: {self.ref}")
         return "\n".join(lines)
+
+    def with_related(self, *related: Related) -> Diagnostic:
+        return replace(self, related=self.related + related)
+
+
+def _quote(source_line: str, col: int, end_col: int, mark: str) -> list[str]:
+    """The source line and a row of marks under the offending text."""
+    text, at = _window(source_line, col)
+    end = min(at + max(end_col - col, 1), len(text) + 1)
+    pad = _caret_pad(text, at)
+    return [f"    {text}", "    " + pad + mark * max(len(_caret_pad(text, end)) - len(pad), 1)]
 
 
 def _window(line: str, col: int, width: int = 100) -> tuple[str, int]:
