@@ -66,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
                        help="text (default), json (a list of diagnostics) or sarif (SARIF 2.1.0)")
     check.add_argument("--explain", metavar="ID", help="print the forbid entry ID and exit")
+    check.add_argument("--waivers", action="store_true",
+                       help="list the cards' waivers of forbid entries (with their reasons)")
     check.set_defaults(run=_check)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -170,12 +172,12 @@ def _check(args: argparse.Namespace) -> int:
     if not args.paths:
         raise TcgError("give the files or folders to check")
     report = check_paths([Path(p) for p in args.paths])
-    rendered = render(report, args.format)
+    rendered = render(report, args.format, waivers=args.waivers)
     if rendered:
         print(rendered)
-    n = len(report.errors)
-    print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
-          file=sys.stderr)
+    n, waived = len(report.errors), len(report.waivers)
+    print((f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found")
+          + (f" ({waived} waived)" if waived else ""), file=sys.stderr)
     if report.unusable:
         return 2
     return 1 if n else 0

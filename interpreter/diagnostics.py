@@ -35,6 +35,8 @@ class Diagnostic:
     source_line: str = ""
     end_col: int = 0  # where the offending text ends on the same line (exclusive; 0: unknown)
     related: tuple[Related, ...] = ()
+    explanation: str = ""  # what the broken rule means, in words (SARIF's rule help)
+    waived: str = ""  # the reason of a reviewed exemption: reported, but not a problem
 
     def header(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
@@ -114,10 +116,31 @@ class Report:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+        return [d for d in self.diagnostics if d.severity == "error" and not d.waived]
+
+    @property
+    def waivers(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.waived]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' hint, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+def number_hint(value: object) -> str:
+    """Why a value that looks like a number is not one: full-width digits, or quotes that
+    make it text. '' when it does not look like a number."""
+    import re
+    import unicodedata
+
+    if not isinstance(value, str):
+        return ""
+    plain = unicodedata.normalize("NFKC", value).strip()
+    if not re.fullmatch(r"[-+]?[0-9]+", plain):
+        return ""
+    if plain != value.strip():
+        digits = "a full-width digit" if len(value.strip()) == 1 else "in full-width digits"
+        return f"'{value}' is {digits}: write {plain}"
+    return f'"{value}" is text because of the quotes: write {plain}'
