@@ -37,14 +37,16 @@ def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:
     sections = rules.get("sections") or {}
     for section, names in deck.sections.items():
         if section not in sections:
-            out.append(doc.diag((section,), "DECK-SECTION", f"unknown deck section {section!r}",
-                                did_you_mean(section, sections) or
-                                f"sections: {', '.join(sections)}"))
+            known = f"sections: {', '.join(sections)}" if sections else \
+                "the ruleset defines no deck sections"
+            out.append(doc.key_diag((section,), "DECK-SECTION",
+                                    f"unknown deck section {section!r}",
+                                    did_you_mean(section, sections) or known))
             continue
         for name in dict.fromkeys(names):
             if name not in game.cards:
-                out.append(doc.diag((section, name), "UNKNOWN-CARD", f"unknown card {name!r}",
-                                    did_you_mean(name, game.cards)))
+                out.append(doc.key_diag((section, name), "UNKNOWN-CARD",
+                                        f"unknown card {name!r}", did_you_mean(name, game.cards)))
     out += _sizes(deck, sections)
     out += _copies(game, deck, rules)
     out += _card_rules(game, deck)

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from interpreter.check import forbid
 from interpreter.check.decks import check_deck
+from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
+from interpreter.engine.game import Game
 from interpreter.load import files
 from interpreter.load.yamlpos import Doc, load_yaml
 from interpreter.run.loading import load_game, validate
@@ -58,13 +60,66 @@ def check_paths(paths: list[Path]) -> Report:
         if ruleset_doc is not None:
             _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
             report.extend(_forbidden(ruleset_doc, card_docs))
+    finder = GameFinder(report, rulesets, groups)
     for doc in docs["deck"]:
-        game = _collect(report, lambda doc=doc: load_game(doc.data["ruleset"]))
+        game = finder.game_for(doc)
         if game is not None:
             report.extend(check_deck(game, files.load_deck(doc.path)))
+    for doc in docs["scenario"]:
+        extra = tuple(str(Path(doc.path).parent / c) for c in doc.data.get("cards") or ())
+        game = finder.game_for(doc, extra)
+        if game is not None:
+            report.extend(check_scenario(game, doc))
     # a card file can be reached twice (given, and as part of a deck's game): report once
     report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report
+
+
+class GameFinder:
+    """The game a deck or scenario is for, from its `ruleset:` — a path relative to the
+    file, a ruleset given on the command line (by id; with the card sets given for it and
+    those beside it), or a bundled id — compiled once per ruleset and extra card sets."""
+
+    def __init__(self, report: Report, rulesets: dict[str, Doc],
+                 cards: dict[str, list[Doc]]) -> None:
+        self.report, self.rulesets, self.cards = report, rulesets, cards
+        self.built: dict[tuple, Game | None] = {}
+
+    def game_for(self, doc: Doc, extra: tuple[str, ...] = ()) -> Game | None:
+        spec = str(doc.data["ruleset"])
+        beside = Path(doc.path).parent / spec
+        if beside.is_file():
+            return self._load(str(beside), extra)
+        if spec in self.rulesets:
+            return self._given(spec, extra)
+        if Path(spec).is_file() or spec in files.bundled_ids():
+            return self._load(spec, extra)
+        given = ", ".join(self.rulesets) or "none"
+        self.report.add(doc.key_diag(
+            ("ruleset",), "NO-RULESET",
+            f"no ruleset {spec!r}: not a file beside {Path(doc.path).name}, nor a ruleset "
+            f"given to check (given: {given}), nor a bundled id",
+            did_you_mean(spec, [*self.rulesets, *files.bundled_ids()])
+            or "give the ruleset file too, or write its path relative to this file"))
+        return None
+
+    def _load(self, spec: str, extra: tuple[str, ...]) -> Game | None:
+        key = ("load", spec, extra)
+        if key not in self.built:
+            self.built[key] = _collect(self.report, lambda: load_game(spec, extra))
+        return self.built[key]
+
+    def _given(self, rid: str, extra: tuple[str, ...]) -> Game | None:
+        key = ("given", rid, extra)
+        if key not in self.built:
+            ruleset_doc = self.rulesets[rid]
+            given = {str(Path(d.path).resolve()): d for d in self.cards.get(rid, ())}
+            for p in [*files.card_paths(rid, Path(ruleset_doc.path)), *map(Path, extra)]:
+                if str(p.resolve()) not in given:
+                    given[str(p.resolve())] = _collect(self.report, lambda p=p: load_yaml(p))
+            card_docs = [d for d in given.values() if d is not None]
+            self.built[key] = _collect(self.report, lambda: build_game(ruleset_doc, card_docs))
+        return self.built[key]
 
 
 def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
