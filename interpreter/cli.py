@@ -73,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+")
     test.add_argument("-v", "--verbose", action="store_true")
+    test.add_argument("-k", metavar="PATTERN", dest="pattern",
+                      help="run only the scenarios whose path or name contains PATTERN")
+    test.add_argument("--junitxml", metavar="FILE", help="also write the results as JUnit XML")
     test.set_defaults(run=_test)
 
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
@@ -185,30 +188,49 @@ def _check(args: argparse.Namespace) -> int:
 
 def _test(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import DiagnosticError
-    from interpreter.run.scenario import run_scenario
+    from interpreter.run.scenario import Outcome, run_scenario
 
-    files = _scenario_files(args.paths)
-    passed = failed = 0
-    for path in files:
+    outcomes: list[Outcome] = []
+    for path in _scenario_files(args.paths):
+        if args.pattern and not _selected(path, args.pattern):
+            continue
         try:
             outcome = run_scenario(path)
         except DiagnosticError as e:
-            failed += 1
-            print(f"FAIL {path}")
-            for d in e.diagnostics:
-                print("  " + d.render().replace("\n", "\n  "))
-            continue
-        if outcome.passed:
-            passed += 1
-            if args.verbose:
-                print(f"ok   {path}: {outcome.name}")
-        else:
-            failed += 1
-            print(f"FAIL {path}: {outcome.name}")
-            for f in outcome.failures:
-                print(f"  - {f}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not files else 0
+            outcome = Outcome(str(path), path.stem, e.diagnostics)
+        outcomes.append(outcome)
+        _print_outcome(outcome, args.verbose)
+    failed = sum(not o.passed for o in outcomes)
+    print(f"{len(outcomes) - failed} passed, {failed} failed")
+    if args.junitxml:
+        from interpreter.run.junit import write_junit
+
+        write_junit(outcomes, Path(args.junitxml))
+    return 1 if failed or not outcomes else 0
+
+
+def _selected(path: Path, pattern: str) -> bool:
+    """`tcg test -k`: the pattern is part of the scenario's path or of its name."""
+    from interpreter.diagnostics import DiagnosticError
+    from interpreter.load.yamlpos import load_yaml
+
+    if pattern in str(path):
+        return True
+    try:
+        data = load_yaml(path).data
+    except DiagnosticError:
+        return False
+    return isinstance(data, dict) and pattern in str(data.get("name", ""))
+
+
+def _print_outcome(outcome, verbose: bool) -> None:
+    if outcome.passed:
+        if verbose:
+            print(f"ok   {outcome.path}: {outcome.name}")
+        return
+    print(f"FAIL {outcome.path}: {outcome.name}")
+    for d in outcome.diagnostics:
+        print("  " + d.render().replace("\n", "\n  "))
 
 
 def _scenario_files(paths: list[str]) -> list[Path]:
