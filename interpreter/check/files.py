@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 from pathlib import Path
 
 from interpreter.check import forbid
@@ -41,8 +43,9 @@ def check_paths(paths: list[Path]) -> Report:
         kind = kind_of(doc)
         problems = validate(doc, kind)
         report.extend(problems)
-        if not problems:
-            docs[kind].append(doc)
+        usable = doc if not problems else _without_bad_cards(doc, kind, problems)
+        if usable is not None:
+            docs[kind].append(usable)
     rulesets = {d.data.get("id"): d for d in docs["ruleset"]}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, []))
@@ -120,6 +123,24 @@ class GameFinder:
             card_docs = [d for d in given.values() if d is not None]
             self.built[key] = _collect(self.report, lambda: build_game(ruleset_doc, card_docs))
         return self.built[key]
+
+
+def _without_bad_cards(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
+    """A card set whose structural problems all lie inside some cards, with those cards
+    left out (None in their place, so every other node keeps its path): the other cards'
+    texts are still checked in the same run. None when a problem lies outside the cards
+    or the file is not a card set."""
+    if kind != "cards" or not isinstance(doc.data.get("cards"), list):
+        return None
+    starts = [doc.pos(("cards", i))[0] for i in range(len(doc.data["cards"]))]
+    bad = set()
+    for d in problems:
+        i = bisect.bisect_right(starts, d.line) - 1
+        if i < 0 or d.path != doc.path:
+            return None
+        bad.add(i)
+    cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
+    return dataclasses.replace(doc, data={**doc.data, "cards": cards})
 
 
 def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
