@@ -68,3 +68,18 @@ def test_a_scenario_of_a_ruleset_given_on_the_command_line(game: Path, capsys):
 
 def test_the_bundled_scenarios_are_clean(capsys):
     assert main(["check", str(TESTS / "scenarios" / "ucb"), str(TESTS / "scenarios" / "kannagi")]) == 0
+
+
+def test_documents_in_memory_are_checked_together():
+    """The checker's entry point for an editor: unsaved texts, a deck with its ruleset."""
+    from interpreter.check.files import check_documents
+    from interpreter.load.yamlpos import load_text
+
+    rules = load_text((TESTS / "rulesets" / "mini.yaml").read_text(encoding="utf-8"),
+                      str(TESTS / "rulesets" / "mini.yaml"))
+    scenario = load_text("ruleset: mini\ncards: [../scenarios/engine/cards.yaml]\n"
+                         "state:\n  zones:\n    field@P1: [兵士]\n",
+                         str(TESTS / "rulesets" / "unsaved.yaml"))
+    report = check_documents([rules, scenario])
+    assert [(d.path, d.line, d.col, d.code) for d in report.diagnostics] == [
+        (scenario.path, 5, 16, "UNKNOWN-CARD")]

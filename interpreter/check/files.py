@@ -31,15 +31,25 @@ def kind_of(doc: Doc) -> str:
 
 
 def check_paths(paths: list[Path]) -> Report:
+    """Every problem of the files (and the files in the folders) given."""
     report = Report()
-    docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
+    loaded = []
     for path in _yaml_files(paths, report):
         try:
-            doc = load_yaml(path)
+            loaded.append(load_yaml(path))
         except DiagnosticError as e:
             report.extend(e.diagnostics)
             report.unusable = True
-            continue
+    return check_documents(loaded, report)
+
+
+def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
+    """Every problem of documents already loaded (an editor's unsaved texts, through
+    `load_text`), checked together: a deck or scenario against a ruleset among them, card
+    sets with their ruleset. Files they refer to are read from disk."""
+    report = report or Report()
+    docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
+    for doc in loaded:
         kind = kind_of(doc)
         problems = validate(doc, kind)
         report.extend(problems)
@@ -67,7 +77,7 @@ def check_paths(paths: list[Path]) -> Report:
     for doc in docs["deck"]:
         game = finder.game_for(doc)
         if game is not None:
-            report.extend(check_deck(game, files.load_deck(doc.path)))
+            report.extend(check_deck(game, files.deck_of(doc)))
     for doc in docs["scenario"]:
         extra = tuple(str(Path(doc.path).parent / c) for c in doc.data.get("cards") or ())
         game = finder.game_for(doc, extra)
