@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from interpreter.agents.basic import CONCEDE
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine.game import Game
 from interpreter.engine.turn import PhaseStart
 from interpreter.load.yamlpos import Doc
 
 _PLAYER = re.compile(r"P?([1-9][0-9]*)$")
+_ID = re.compile(r"#[0-9]*")
 
 
 class ScenarioChecker:
@@ -27,9 +29,16 @@ class ScenarioChecker:
             for section, cards in (deck or {}).items():
                 for name in cards or {}:
                     self._card(("decks", i, section, name), name, key=True)
+        labels = None
         for i, step in enumerate(spec.get("decisions") or ()):
-            if isinstance(step, dict) and "player" in step:
-                self._player(("decisions", i, "player"), step["player"])
+            at: tuple = ("decisions", i)
+            if isinstance(step, dict):
+                if "player" in step:
+                    self._player((*at, "player"), step["player"])
+                step, at = step.get("choose"), (*at, "choose")
+            if isinstance(step, str) and step != CONCEDE:
+                labels = labels or _labels(self.game, self._phases())
+                self._decision(at, step, labels)
         self._expect(spec.get("expect") or {})
         return sorted(self.out, key=lambda d: (d.line, d.col))
 
@@ -75,6 +84,19 @@ class ScenarioChecker:
                         self._add((*at, who, name), "UNKNOWN-NAME", f"unknown resource {name!r}",
                                   self._suggest(str(name), self.rules.resources, "resources"),
                                   key=True)
+
+    def _decision(self, at: tuple, text: str, labels: list[str]) -> None:
+        """A decision picks the first option whose label contains its text: a text that no
+        label of this game can contain fails whatever the state."""
+        wanted = _ID.sub("#", text)
+        wanted = wanted.lstrip("0123456789") if wanted[:1].isdigit() else wanted
+        if not wanted or any(wanted in label for label in labels):
+            return
+        shown = [label.replace("#", "") for label in labels]
+        self._add(at, "DECISION", f"no option of this game can contain {text!r}",
+                  did_you_mean(text, shown) or
+                  "options are action labels, card names, 'yes', 'no', 'done', 'pass', "
+                  "'end the PHASE phase'")
 
     # ---------- expectations ----------
     def _expect(self, expect: dict) -> None:
@@ -149,6 +171,27 @@ class ScenarioChecker:
         d = self.doc.key_diag(at, code, message, hint) if key else \
             self.doc.diag(at, code, message, hint)
         self.out.append(d)
+
+
+def _labels(game: Game, phases: list[str]) -> list[str]:
+    """Every option label the game can show, a card's id written as a bare `#`
+    (engine/observe.py makes them: card labels, action labels with their card and the
+    ability they use, triggered abilities to order, yes/no/done/pass, a phase's end)."""
+    rules = game.ruleset
+    cards = [*game.cards.values(), *game.tokens.values()]
+    shown = [f"{d.name}#" for d in cards] + [
+        f"a hidden card in {zone}@P{p + 1}" for zone in rules.zones for p in range(rules.players)]
+    texts = {f"{d.name}#": [a.text for a in d.abilities] for d in cards}
+    out = ["pass", "done", "yes", "no", *(f"end the {phase} phase" for phase in phases)]
+    for action in rules.actions.values():
+        for card in shown:
+            with_card = action.label.replace("{card}", card)
+            out.append(with_card)
+            out += [f"{with_card} [{text}]" for text in texts.get(card, ())]
+    for card in shown:
+        out += [f"{card}: {text}" for text in texts.get(card, ())]
+        out.append(card)
+    return out
 
 
 def check_scenario(game: Game, doc: Doc) -> list[Diagnostic]:
