@@ -77,15 +77,17 @@ def compile_entries(doc: Doc, at: tuple, names: Names) -> ForbidList:
     raw = doc.data
     for key in at:
         raw = raw[key]
-    seen: set[str] = set()
+    seen: dict[str, tuple] = {}
     for i, item in enumerate(raw or ()):
         where = (*at, i)
         entry = Entry(item["id"], item["sentence"], item["explain"], item.get("query", ""),
                       item.get("enforced", ""), doc, where)
         if entry.id in seen:
-            out.diagnostics.append(doc.diag((*where, "id"), "DUPLICATE-ID",
-                                            f"forbid entry id {entry.id!r} is used twice"))
-        seen.add(entry.id)
+            out.diagnostics.append(doc.diag(
+                (*where, "id"), "DUPLICATE-ID", f"forbid entry id {entry.id!r} is used twice",
+                "give each entry its own id").with_related(
+                    doc.related((*seen[entry.id], "id"), "first used here")))
+        seen.setdefault(entry.id, where)
         if entry.query_text:
             _compile_entry(entry, names, out.diagnostics)
         out.entries.append(entry)

@@ -180,11 +180,16 @@ class _Builder:
             key = str(key) if not isinstance(key, str) else key
             if key in out:
                 self.errors.append(self._diag(key_node, "DUPLICATE-KEY", f"duplicate key {key!r}",
-                                              "each key may appear once; the earlier one would be lost"))
+                                              "each key may appear once; the earlier one would be lost"
+                                              ).with_related(self._first_key((*at, key))))
                 continue
             self.doc.keys[(*at, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[sys.intern(key)] = self.build(value_node, (*at, key))
         return out
+
+    def _first_key(self, at: Path_) -> Related:
+        line, col = self.doc.keys[at]
+        return Related(self.doc.path, line, col, "first written here", self.doc.line_text(line))
 
     def _diag(self, node: yaml.Node, code: str, message: str, hint: str = "") -> Diagnostic:
         return self.doc.diag_at(node.start_mark.line + 1, node.start_mark.column + 1, code,
