@@ -40,19 +40,81 @@ def explain(path: str, text: str, e: yaml.MarkedYAMLError) -> Diagnostic:
                       source_line=_at(lines, line), related=related)
 
 
+def _spaces(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
+
+
 def _at(lines: list[str], line: int) -> str:
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _tab(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
     """A tab where YAML wants spaces."""
-    if "tab" not in (e.problem or "") and "'\\t'" not in (e.problem or ""):
+    problem = e.problem or ""
+    if e.problem_mark is None:
         return None
     n = e.problem_mark.line + 1
     text = _at(lines, n)
+    at_tab = text[e.problem_mark.column:e.problem_mark.column + 1] == "\t"
+    if "tab" not in problem and "'\\t'" not in problem and not at_tab:
+        return None
     col = text.find("\t") + 1 or e.problem_mark.column + 1
     return (n, col, "a tab is used to indent; YAML indents with spaces only",
             "replace the tab with spaces (as many as the lines around it use)")
+
+
+def _cannot_start(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
+    """A plain value starting with a character YAML reserves (`@`, `` ` ``, `*`, `&`, `!`)."""
+    problem = e.problem or ""
+    if e.problem_mark is None or not (
+            problem.startswith("found character that cannot start any token")
+            or problem.startswith("did not find expected alphabetic or numeric character")
+            or problem.startswith("did not find expected whitespace or line break")):
+        return None
+    n = e.problem_mark.line + 1
+    text = _at(lines, n)
+    col = e.problem_mark.column
+    if "alias" in (e.context or "") or "anchor" in (e.context or "") or "tag" in (e.context or ""):
+        col = e.context_mark.column if e.context_mark is not None else col
+    ch = text[col:col + 1]
+    if not ch.strip():
+        return None
+    return (n, col + 1, f"a value cannot start with {ch!r} unless it is in quotes",
+            f"put the text in quotes: \"{text[col:].split(':')[0].strip()}\"")
+
+
+def _misaligned(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
+    """A line whose indentation matches no mapping or list around it: PyYAML was reading
+    the block that starts at its context mark and found this line out of step."""
+    problem, context = e.problem or "", e.context or ""
+    if e.problem_mark is None or e.context_mark is None or problem not in (
+            "did not find expected key", "did not find expected '-' indicator"):
+        return None
+    n = e.problem_mark.line + 1
+    text = _at(lines, n)
+    indent = len(text) - len(text.lstrip(" "))
+    want = e.context_mark.column
+    if e.problem_mark.column != indent or indent == want:
+        return None
+    what, block = ("key", "mapping") if "mapping" in context else ("item", "list")
+    return (n, indent + 1,
+            f"this line is indented {_spaces(indent)}, but the {what}s of the {block} it "
+            f"belongs to (from line {e.context_mark.line + 1}) are indented {want}",
+            f"indent it by {_spaces(want)} like them, or more to put it inside the {what} above")
+
+
+def _indented_start(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
+    """The first key of the file is indented: the keys after it are not."""
+    if (e.problem or "") != "did not find expected <document start>":
+        return None
+    n = next((k for k in range(1, len(lines) + 1) if _at(lines, k).strip()
+              and not _at(lines, k).lstrip().startswith("#")), 0)
+    text = _at(lines, n)
+    indent = len(text) - len(text.lstrip(" "))
+    if not n or not indent:
+        return None
+    return (n, indent + 1, f"the first line is indented {_spaces(indent)}; the keys of the file "
+            "start at the first column", "remove the spaces before it")
 
 
 def _missing_colon(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
@@ -86,7 +148,7 @@ def _indented(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
         want = len(prev.group(1)) + (2 if _at(lines, above).lstrip().startswith("- ") else 0)
         key = _KEY.match(text).group(2)
         return (n, indent + 1,
-                f"'{key}' is indented {indent} spaces, deeper than the key above it "
+                f"'{key}' is indented {_spaces(indent)}, deeper than the key above it "
                 f"({want})", f"indent '{key}' by {want} spaces, like '{prev.group(2)}'")
     return (n, e.problem_mark.column + 1, "a ': ' inside a value that is not in quotes",
             "put the whole value in quotes (\"...\" or '...'), or remove the ':'")
@@ -143,4 +205,5 @@ def _flow_never_closed(lines: list[str], e: yaml.MarkedYAMLError) -> Explained |
 
 _RULES: tuple[Callable[[list[str], yaml.MarkedYAMLError], Explained | None], ...] = (
     _tab, _missing_colon, _indented, _never_closed, _flow_never_closed, _closed_early,
+    _misaligned, _cannot_start, _indented_start,
 )
