@@ -129,10 +129,16 @@ class GameFinder:
             given = {str(Path(d.path).resolve()): d for d in self.cards.get(rid, ())}
             for p in [*files.card_paths(rid, Path(ruleset_doc.path)), *map(Path, extra)]:
                 if str(p.resolve()) not in given:
-                    given[str(p.resolve())] = _collect(self.report, lambda p=p: load_yaml(p))
+                    given[str(p.resolve())] = self._card_set(p)
             card_docs = [d for d in given.values() if d is not None]
             self.built[key] = _collect(self.report, lambda: build_game(ruleset_doc, card_docs))
         return self.built[key]
+
+    def _card_set(self, path: Path) -> Doc | None:
+        doc = _collect(self.report, lambda: load_yaml(path))
+        problems = validate(doc, "cards") if doc is not None else []
+        self.report.extend(problems)
+        return None if problems else doc
 
 
 def _without_bad_cards(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
