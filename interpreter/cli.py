@@ -6,6 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interpreter.run.scenario import Outcome
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,7 +227,7 @@ def _selected(path: Path, pattern: str) -> bool:
     return isinstance(data, dict) and pattern in str(data.get("name", ""))
 
 
-def _print_outcome(outcome, verbose: bool) -> None:
+def _print_outcome(outcome: Outcome, verbose: bool) -> None:
     if outcome.passed:
         if verbose:
             print(f"ok   {outcome.path}: {outcome.name}")
