@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from interpreter.check import forbid
-from interpreter.check.decks import check_deck
+from interpreter.check.decks import check_deck, check_deck_names
 from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
@@ -49,13 +49,16 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
     sets with their ruleset. Files they refer to are read from disk."""
     report = report or Report()
     docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
+    flawed: set[int] = set()  # documents checked only in the parts that can be
     for doc in loaded:
         kind = kind_of(doc)
         problems = validate(doc, kind)
         report.extend(problems)
-        usable = doc if not problems else _without_bad_cards(doc, kind, problems)
+        usable = doc if not problems else _usable_part(doc, kind, problems)
         if usable is not None:
             docs[kind].append(usable)
+            if problems:
+                flawed.add(id(usable))
     rulesets = {d.data.get("id"): d for d in docs["ruleset"]}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, []))
@@ -77,7 +80,8 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
     for doc in docs["deck"]:
         game = finder.game_for(doc)
         if game is not None:
-            report.extend(check_deck(game, files.deck_of(doc)))
+            check = check_deck_names if id(doc) in flawed else check_deck
+            report.extend(check(game, files.deck_of(doc)))
     for doc in docs["scenario"]:
         extra = tuple(str(Path(doc.path).parent / c) for c in doc.data.get("cards") or ())
         game = finder.game_for(doc, extra)
@@ -141,22 +145,38 @@ class GameFinder:
         return None if problems else doc
 
 
-def _without_bad_cards(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
-    """A card set whose structural problems all lie inside some cards, with those cards
-    left out (None in their place, so every other node keeps its path): the other cards'
-    texts are still checked in the same run. None when a problem lies outside the cards
-    or the file is not a card set."""
-    if kind != "cards" or not isinstance(doc.data.get("cards"), list):
-        return None
-    starts = [doc.pos(("cards", i))[0] for i in range(len(doc.data["cards"]))]
+def _usable_part(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
+    """What can still be checked of a file with structural problems, so that they do not
+    hide the name errors of its other parts: a card set without the cards they are in
+    (None in their place, so every other node keeps its path); a scenario without the
+    top-level parts they are in; a deck as it is (only its names are checked). None when
+    a problem is where nothing can go on (the `ruleset` key, a ruleset, a forbid list)."""
+    if kind == "cards" and isinstance(doc.data.get("cards"), list):
+        bad = _parts(doc, ("cards",), range(len(doc.data["cards"])), problems)
+        cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
+        return None if bad is None else dataclasses.replace(doc, data={**doc.data, "cards": cards})
+    if kind in ("scenario", "deck") and isinstance(doc.data, dict) \
+            and isinstance(doc.data.get("ruleset"), str):
+        parts = [k for k in doc.data if k != "ruleset"]
+        bad = _parts(doc, (), parts, problems)
+        if bad is None or kind == "deck":
+            return None if bad is None else doc
+        return dataclasses.replace(doc, data={k: v for k, v in doc.data.items() if k not in bad})
+    return None
+
+
+def _parts(doc: Doc, at: tuple, parts, problems: list[Diagnostic]) -> set | None:
+    """Which of the parts (items or keys of the node at `at`) the problems lie in, by line;
+    None when one lies outside them all."""
+    parts = sorted(parts, key=lambda p: doc.key_pos((*at, p))[0])
+    starts = [doc.key_pos((*at, p))[0] for p in parts]
     bad = set()
     for d in problems:
         i = bisect.bisect_right(starts, d.line) - 1
         if i < 0 or d.path != doc.path:
             return None
-        bad.add(i)
-    cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
-    return dataclasses.replace(doc, data={**doc.data, "cards": cards})
+        bad.add(parts[i])
+    return bad
 
 
 def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
