@@ -4,8 +4,6 @@ rule help, related locations, and reviewed waivers of forbid entries."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from interpreter.cli import main
@@ -34,19 +32,19 @@ def _repo(tmp_path: Path, cards: str) -> Path:
     return path
 
 
-def _sarif(path: Path, cwd: Path) -> dict:
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", "--format", "sarif",
-                          str(path)], cwd=cwd, capture_output=True, text=True, timeout=120,
-                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
-    assert "Traceback" not in out.stderr, out.stderr
-    return json.loads(out.stdout)["runs"][0]
+def _sarif(path: Path, cwd: Path, capsys, monkeypatch) -> dict:
+    monkeypatch.chdir(cwd)
+    main(["check", "--format", "sarif", str(path)])
+    return json.loads(capsys.readouterr().out)["runs"][0]
 
 
-def test_sarif_uris_are_relative_to_the_repository_root_from_any_directory(tmp_path: Path):
+def test_sarif_uris_are_relative_to_the_repository_root_from_any_directory(
+        tmp_path: Path, capsys, monkeypatch):
     path = _repo(tmp_path, WAIVED.split("    waivers:")[0])  # breaks DRAW-TWO
     elsewhere = tmp_path.parent
     for cwd in (tmp_path, path.parent, elsewhere):
-        run = _sarif(path.relative_to(cwd) if cwd != elsewhere else path, cwd)
+        run = _sarif(path.relative_to(cwd) if cwd != elsewhere else path, cwd, capsys,
+                     monkeypatch)
         uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
                 for r in run["results"]}
         bases = {r["locations"][0]["physicalLocation"]["artifactLocation"].get("uriBaseId")
