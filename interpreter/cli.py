@@ -6,6 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interpreter.run.scenario import Outcome
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,11 +70,16 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json", "sarif"), default="text",
                        help="text (default), json (a list of diagnostics) or sarif (SARIF 2.1.0)")
     check.add_argument("--explain", metavar="ID", help="print the forbid entry ID and exit")
+    check.add_argument("--waivers", action="store_true",
+                       help="list the cards' waivers of forbid entries (with their reasons)")
     check.set_defaults(run=_check)
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+")
     test.add_argument("-v", "--verbose", action="store_true")
+    test.add_argument("-k", metavar="PATTERN", dest="pattern",
+                      help="run only the scenarios whose path or name contains PATTERN")
+    test.add_argument("--junitxml", metavar="FILE", help="also write the results as JUnit XML")
     test.set_defaults(run=_test)
 
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
@@ -170,12 +179,12 @@ def _check(args: argparse.Namespace) -> int:
     if not args.paths:
         raise TcgError("give the files or folders to check")
     report = check_paths([Path(p) for p in args.paths])
-    rendered = render(report, args.format)
+    rendered = render(report, args.format, waivers=args.waivers)
     if rendered:
         print(rendered)
-    n = len(report.errors)
-    print(f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found",
-          file=sys.stderr)
+    n, waived = len(report.errors), len(report.waivers)
+    print((f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found")
+          + (f" ({waived} waived)" if waived else ""), file=sys.stderr)
     if report.unusable:
         return 2
     return 1 if n else 0
@@ -183,30 +192,49 @@ def _check(args: argparse.Namespace) -> int:
 
 def _test(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import DiagnosticError
-    from interpreter.run.scenario import run_scenario
+    from interpreter.run.scenario import Outcome, run_scenario
 
-    files = _scenario_files(args.paths)
-    passed = failed = 0
-    for path in files:
+    outcomes: list[Outcome] = []
+    for path in _scenario_files(args.paths):
+        if args.pattern and not _selected(path, args.pattern):
+            continue
         try:
             outcome = run_scenario(path)
         except DiagnosticError as e:
-            failed += 1
-            print(f"FAIL {path}")
-            for d in e.diagnostics:
-                print("  " + d.render().replace("\n", "\n  "))
-            continue
-        if outcome.passed:
-            passed += 1
-            if args.verbose:
-                print(f"ok   {path}: {outcome.name}")
-        else:
-            failed += 1
-            print(f"FAIL {path}: {outcome.name}")
-            for f in outcome.failures:
-                print(f"  - {f}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed or not files else 0
+            outcome = Outcome(str(path), path.stem, e.diagnostics)
+        outcomes.append(outcome)
+        _print_outcome(outcome, args.verbose)
+    failed = sum(not o.passed for o in outcomes)
+    print(f"{len(outcomes) - failed} passed, {failed} failed")
+    if args.junitxml:
+        from interpreter.run.junit import write_junit
+
+        write_junit(outcomes, Path(args.junitxml))
+    return 1 if failed or not outcomes else 0
+
+
+def _selected(path: Path, pattern: str) -> bool:
+    """`tcg test -k`: the pattern is part of the scenario's path or of its name."""
+    from interpreter.diagnostics import DiagnosticError
+    from interpreter.load.yamlpos import load_yaml
+
+    if pattern in str(path):
+        return True
+    try:
+        data = load_yaml(path).data
+    except DiagnosticError:
+        return False
+    return isinstance(data, dict) and pattern in str(data.get("name", ""))
+
+
+def _print_outcome(outcome: Outcome, verbose: bool) -> None:
+    if outcome.passed:
+        if verbose:
+            print(f"ok   {outcome.path}: {outcome.name}")
+        return
+    print(f"FAIL {outcome.path}: {outcome.name}")
+    for d in outcome.diagnostics:
+        print("  " + d.render().replace("\n", "\n  "))
 
 
 def _scenario_files(paths: list[str]) -> list[Path]:

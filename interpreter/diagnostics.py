@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second place a diagnostic points at ("first defined here")."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    source_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -23,6 +34,9 @@ class Diagnostic:
     severity: str = "error"
     source_line: str = ""
     end_col: int = 0  # where the offending text ends on the same line (exclusive; 0: unknown)
+    related: tuple[Related, ...] = ()
+    explanation: str = ""  # what the broken rule means, in words (SARIF's rule help)
+    waived: str = ""  # the reason of a reviewed exemption: reported, but not a problem
 
     def header(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
@@ -30,16 +44,27 @@ class Diagnostic:
     def render(self) -> str:
         lines = [self.header()]
         if self.source_line:
-            text, col = _window(self.source_line, self.col)
-            end = min(col + max(self.end_col - self.col, 1), len(text) + 1)
-            pad = _caret_pad(text, col)
-            lines.append(f"    {text}")
-            lines.append("    " + pad + "^" * max(len(_caret_pad(text, end)) - len(pad), 1))
+            lines += _quote(self.source_line, self.col, self.end_col, "^")
+        for r in self.related:  # like rustc's secondary labels: the place, then its line
+            lines.append(f"  note: {r.path}:{r.line}:{r.col}: {r.message}")
+            if r.source_line:
+                lines += _quote(r.source_line, r.col, 0, "-")
         if self.hint:
             lines.append(f"  = help: {self.hint}")
         if self.ref:
             lines.append(f"  = rule: {self.ref}")
         return "\n".join(lines)
+
+    def with_related(self, *related: Related) -> Diagnostic:
+        return replace(self, related=self.related + related)
+
+
+def _quote(source_line: str, col: int, end_col: int, mark: str) -> list[str]:
+    """The source line and a row of marks under the offending text."""
+    text, at = _window(source_line, col)
+    end = min(at + max(end_col - col, 1), len(text) + 1)
+    pad = _caret_pad(text, at)
+    return [f"    {text}", "    " + pad + mark * max(len(_caret_pad(text, end)) - len(pad), 1)]
 
 
 def _window(line: str, col: int, width: int = 100) -> tuple[str, int]:
@@ -91,10 +116,31 @@ class Report:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+        return [d for d in self.diagnostics if d.severity == "error" and not d.waived]
+
+    @property
+    def waivers(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.waived]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' hint, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+def number_hint(value: object) -> str:
+    """Why a value that looks like a number is not one: full-width digits, or quotes that
+    make it text. '' when it does not look like a number."""
+    import re
+    import unicodedata
+
+    if not isinstance(value, str):
+        return ""
+    plain = unicodedata.normalize("NFKC", value).strip()
+    if not re.fullmatch(r"[-+]?[0-9]+", plain):
+        return ""
+    if plain != value.strip():
+        digits = "a full-width digit" if len(value.strip()) == 1 else "in full-width digits"
+        return f"'{value}' is {digits}: write {plain}"
+    return f'"{value}" is text because of the quotes: write {plain}'

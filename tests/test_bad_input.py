@@ -32,6 +32,8 @@ def test_bad_file(name: str, capsys):
     found = [f"{line}:{col} {c}" for line, col, c in HEADER.findall(out)]
     assert found == EXPECTED[name]["diagnostics"], out
     assert code == EXPECTED[name]["exit"]
+    for words in EXPECTED[name].get("words", ()):  # the diagnostic explains the mistake
+        assert words in out, out
     assert "Traceback" not in out + err
 
 

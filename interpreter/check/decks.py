@@ -33,21 +33,31 @@ class _PrintedReaders(dict):
 
 def check_deck(game: Game, deck: Deck) -> list[Diagnostic]:
     rules = game.ruleset.deck or {}
-    doc, out = deck.doc, []
+    out = check_deck_names(game, deck)
     sections = rules.get("sections") or {}
-    for section, names in deck.sections.items():
-        if section not in sections:
-            out.append(doc.diag((section,), "DECK-SECTION", f"unknown deck section {section!r}",
-                                did_you_mean(section, sections) or
-                                f"sections: {', '.join(sections)}"))
-            continue
-        for name in dict.fromkeys(names):
-            if name not in game.cards:
-                out.append(doc.diag((section, name), "UNKNOWN-CARD", f"unknown card {name!r}",
-                                    did_you_mean(name, game.cards)))
     out += _sizes(deck, sections)
     out += _copies(game, deck, rules)
     out += _card_rules(game, deck)
+    return out
+
+
+def check_deck_names(game: Game, deck: Deck) -> list[Diagnostic]:
+    """The sections and cards a deck names that the game does not have (all that can be
+    checked of a deck whose structure is wrong: its sizes and copies would mislead)."""
+    doc, out = deck.doc, []
+    sections = (game.ruleset.deck or {}).get("sections") or {}
+    for section, names in deck.sections.items():
+        if section not in sections:
+            known = f"sections: {', '.join(sections)}" if sections else \
+                "the ruleset defines no deck sections"
+            out.append(doc.key_diag((section,), "DECK-SECTION",
+                                    f"unknown deck section {section!r}",
+                                    did_you_mean(section, sections) or known))
+            continue
+        for name in dict.fromkeys(names):
+            if name not in game.cards:
+                out.append(doc.key_diag((section, name), "UNKNOWN-CARD",
+                                        f"unknown card {name!r}", did_you_mean(name, game.cards)))
     return out
 
 

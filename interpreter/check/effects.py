@@ -39,6 +39,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
 }
 
 
+_CONTEXT = frozenset({"you", "opponent", "self"})  # every text's own variables
 _NEVER_WORDS = frozenset({"it", "turn_player", "players", "turn_order"})  # built-in values, not words
 
 
@@ -316,9 +317,20 @@ class EffectChecker:
         candidates = [*self.scope, *self.names.value_names()]
         if in_filter:
             candidates += [*self.names.properties, *self.names.states]
-        hint = did_you_mean(n.id, candidates) or did_you_mean(n.id, self.names.zones)
+        hint = did_you_mean(n.id, candidates) or did_you_mean(n.id, self.names.zones) \
+            or self._not_a_name_hint(n.id)
         self._add(n.span, "UNKNOWN-NAME", f"unknown name '{n.id}'", hint)
         return ANY
+
+    def _not_a_name_hint(self, name: str) -> str:
+        """Nothing is called that: perhaps it is meant as text (a card name, a group), which
+        is written in quotes; else say which variables there are here."""
+        quoted = f"if '{name}' is text (a name, a group), write it in quotes: 「{name}」"
+        own = [v for v in self.scope if v not in FIELD_TYPES and v not in _CONTEXT]
+        if not own:
+            return quoted
+        variables = f"variables here: {', '.join(own)}"
+        return variables if name.isascii() else f"{quoted}; {variables}"
 
     def _field_type(self, name: str) -> str:
         if name in _ATTR_TYPES:

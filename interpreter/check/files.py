@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 from pathlib import Path
 
 from interpreter.check import forbid
-from interpreter.check.decks import check_deck
+from interpreter.check.decks import check_deck, check_deck_names
+from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
+from interpreter.engine.game import Game
 from interpreter.load import files
 from interpreter.load.yamlpos import Doc, load_yaml
 from interpreter.run.loading import load_game, validate
@@ -27,20 +31,34 @@ def kind_of(doc: Doc) -> str:
 
 
 def check_paths(paths: list[Path]) -> Report:
+    """Every problem of the files (and the files in the folders) given."""
     report = Report()
-    docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
+    loaded = []
     for path in _yaml_files(paths, report):
         try:
-            doc = load_yaml(path)
+            loaded.append(load_yaml(path))
         except DiagnosticError as e:
             report.extend(e.diagnostics)
             report.unusable = True
-            continue
+    return check_documents(loaded, report)
+
+
+def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
+    """Every problem of documents already loaded (an editor's unsaved texts, through
+    `load_text`), checked together: a deck or scenario against a ruleset among them, card
+    sets with their ruleset. Files they refer to are read from disk."""
+    report = report or Report()
+    docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
+    flawed: set[int] = set()  # documents checked only in the parts that can be
+    for doc in loaded:
         kind = kind_of(doc)
         problems = validate(doc, kind)
         report.extend(problems)
-        if not problems:
-            docs[kind].append(doc)
+        usable = doc if not problems else _usable_part(doc, kind, problems)
+        if usable is not None:
+            docs[kind].append(usable)
+            if problems:
+                flawed.add(id(usable))
     rulesets = {d.data.get("id"): d for d in docs["ruleset"]}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, []))
@@ -58,13 +76,107 @@ def check_paths(paths: list[Path]) -> Report:
         if ruleset_doc is not None:
             _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
             report.extend(_forbidden(ruleset_doc, card_docs))
+    finder = GameFinder(report, rulesets, groups)
     for doc in docs["deck"]:
-        game = _collect(report, lambda doc=doc: load_game(doc.data["ruleset"]))
+        game = finder.game_for(doc)
         if game is not None:
-            report.extend(check_deck(game, files.load_deck(doc.path)))
+            check = check_deck_names if id(doc) in flawed else check_deck
+            report.extend(check(game, files.deck_of(doc)))
+    for doc in docs["scenario"]:
+        extra = tuple(str(Path(doc.path).parent / c) for c in doc.data.get("cards") or ())
+        game = finder.game_for(doc, extra)
+        if game is not None:
+            report.extend(check_scenario(game, doc))
     # a card file can be reached twice (given, and as part of a deck's game): report once
     report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report
+
+
+class GameFinder:
+    """The game a deck or scenario is for, from its `ruleset:` — a path relative to the
+    file, a ruleset given on the command line (by id; with the card sets given for it and
+    those beside it), or a bundled id — compiled once per ruleset and extra card sets."""
+
+    def __init__(self, report: Report, rulesets: dict[str, Doc],
+                 cards: dict[str, list[Doc]]) -> None:
+        self.report, self.rulesets, self.cards = report, rulesets, cards
+        self.built: dict[tuple, Game | None] = {}
+
+    def game_for(self, doc: Doc, extra: tuple[str, ...] = ()) -> Game | None:
+        spec = str(doc.data["ruleset"])
+        beside = Path(doc.path).parent / spec
+        if beside.is_file():
+            return self._load(str(beside), extra)
+        if spec in self.rulesets:
+            return self._given(spec, extra)
+        if Path(spec).is_file() or spec in files.bundled_ids():
+            return self._load(spec, extra)
+        given = ", ".join(self.rulesets) or "none"
+        self.report.add(doc.key_diag(
+            ("ruleset",), "NO-RULESET",
+            f"no ruleset {spec!r}: not a file beside {Path(doc.path).name}, nor a ruleset "
+            f"given to check (given: {given}), nor a bundled id",
+            did_you_mean(spec, [*self.rulesets, *files.bundled_ids()])
+            or "give the ruleset file too, or write its path relative to this file"))
+        return None
+
+    def _load(self, spec: str, extra: tuple[str, ...]) -> Game | None:
+        key = ("load", spec, extra)
+        if key not in self.built:
+            self.built[key] = _collect(self.report, lambda: load_game(spec, extra))
+        return self.built[key]
+
+    def _given(self, rid: str, extra: tuple[str, ...]) -> Game | None:
+        key = ("given", rid, extra)
+        if key not in self.built:
+            ruleset_doc = self.rulesets[rid]
+            given = {str(Path(d.path).resolve()): d for d in self.cards.get(rid, ())}
+            for p in [*files.card_paths(rid, Path(ruleset_doc.path)), *map(Path, extra)]:
+                if str(p.resolve()) not in given:
+                    given[str(p.resolve())] = self._card_set(p)
+            card_docs = [d for d in given.values() if d is not None]
+            self.built[key] = _collect(self.report, lambda: build_game(ruleset_doc, card_docs))
+        return self.built[key]
+
+    def _card_set(self, path: Path) -> Doc | None:
+        doc = _collect(self.report, lambda: load_yaml(path))
+        problems = validate(doc, "cards") if doc is not None else []
+        self.report.extend(problems)
+        return None if problems else doc
+
+
+def _usable_part(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
+    """What can still be checked of a file with structural problems, so that they do not
+    hide the name errors of its other parts: a card set without the cards they are in
+    (None in their place, so every other node keeps its path); a scenario without the
+    top-level parts they are in; a deck as it is (only its names are checked). None when
+    a problem is where nothing can go on (the `ruleset` key, a ruleset, a forbid list)."""
+    if kind == "cards" and isinstance(doc.data.get("cards"), list):
+        bad = _parts(doc, ("cards",), range(len(doc.data["cards"])), problems)
+        cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
+        return None if bad is None else dataclasses.replace(doc, data={**doc.data, "cards": cards})
+    if kind in ("scenario", "deck") and isinstance(doc.data, dict) \
+            and isinstance(doc.data.get("ruleset"), str):
+        parts = [k for k in doc.data if k != "ruleset"]
+        bad = _parts(doc, (), parts, problems)
+        if bad is None or kind == "deck":
+            return None if bad is None else doc
+        return dataclasses.replace(doc, data={k: v for k, v in doc.data.items() if k not in bad})
+    return None
+
+
+def _parts(doc: Doc, at: tuple, parts, problems: list[Diagnostic]) -> set | None:
+    """Which of the parts (items or keys of the node at `at`) the problems lie in, by line;
+    None when one lies outside them all."""
+    parts = sorted(parts, key=lambda p: doc.key_pos((*at, p))[0])
+    starts = [doc.key_pos((*at, p))[0] for p in parts]
+    bad = set()
+    for d in problems:
+        i = bisect.bisect_right(starts, d.line) - 1
+        if i < 0 or d.path != doc.path:
+            return None
+        bad.add(parts[i])
+    return bad
 
 
 def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:

@@ -19,7 +19,7 @@ from interpreter.check.forbid_compile import Ctx, compile_query
 from interpreter.check.forbid_query import Query, parse_query
 from interpreter.compile.names import Names
 from interpreter.compile.texts import get_at
-from interpreter.diagnostics import Diagnostic, DiagnosticError
+from interpreter.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.lang.parser import ParseError, normalize
 from interpreter.load.yamlpos import Doc, load_yaml
 
@@ -77,15 +77,17 @@ def compile_entries(doc: Doc, at: tuple, names: Names) -> ForbidList:
     raw = doc.data
     for key in at:
         raw = raw[key]
-    seen: set[str] = set()
+    seen: dict[str, tuple] = {}
     for i, item in enumerate(raw or ()):
         where = (*at, i)
         entry = Entry(item["id"], item["sentence"], item["explain"], item.get("query", ""),
                       item.get("enforced", ""), doc, where)
         if entry.id in seen:
-            out.diagnostics.append(doc.diag((*where, "id"), "DUPLICATE-ID",
-                                            f"forbid entry id {entry.id!r} is used twice"))
-        seen.add(entry.id)
+            out.diagnostics.append(doc.diag(
+                (*where, "id"), "DUPLICATE-ID", f"forbid entry id {entry.id!r} is used twice",
+                "give each entry its own id").with_related(
+                    doc.related((*seen[entry.id], "id"), "first used here")))
+        seen.setdefault(entry.id, where)
         if entry.query_text:
             _compile_entry(entry, names, out.diagnostics)
         out.entries.append(entry)
@@ -167,12 +169,47 @@ def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
 
 def check_cards(forbid: ForbidList, names: Names, defaults: dict[str, Any],
                 docs: list[Doc]) -> list[Diagnostic]:
+    """Every card text that breaks an entry; a card's `waivers` turn its breaches of the
+    entries they name into waived diagnostics (reported, not problems)."""
     out = []
+    known = [e.id for e in forbid.entries]
     for doc in docs:
-        found = [_diagnostic(doc, card, entry, where)
-                 for card in read_cards(doc, names, defaults)
-                 for entry, where in violations(forbid.entries, card)]
+        found = []
+        for card in read_cards(doc, names, defaults):
+            waivers = _waivers(doc, card.at)
+            broken = violations(forbid.entries, card)
+            for entry, where in broken:
+                d = _diagnostic(doc, card, entry, where)
+                reason = waivers.get(entry.id, (None, ""))[1]
+                found.append(replace(d, waived=reason) if reason else d)
+            found += _waiver_problems(doc, waivers, known, {e.id for e, _ in broken})
         out += sorted(found, key=lambda d: (d.line, d.col))
+    return out
+
+
+def _waivers(doc: Doc, at: tuple) -> dict[str, tuple[tuple, str]]:
+    """A card's waivers: forbid id -> (its place, its reason)."""
+    raw = get_at(doc.data, (*at, "waivers"))
+    out = {}
+    for i, w in enumerate(raw if isinstance(raw, list) else ()):
+        if isinstance(w, dict) and isinstance(w.get("forbid"), str):
+            out[w["forbid"]] = ((*at, "waivers", i, "forbid"), str(w.get("reason") or ""))
+    return out
+
+
+def _waiver_problems(doc: Doc, waivers: dict, known: list[str], broken: set[str]
+                     ) -> list[Diagnostic]:
+    """A waiver of an entry the list does not have is an error (a typo would exempt
+    nothing); one the card does not need is a warning (it hides a future breach)."""
+    out = []
+    for entry_id, (at, _reason) in waivers.items():
+        if entry_id not in known:
+            out.append(doc.diag(at, "UNKNOWN-WAIVER", f"no forbid entry {entry_id!r} to waive",
+                                did_you_mean(entry_id, known)))
+        elif entry_id not in broken:
+            out.append(replace(doc.diag(at, "UNUSED-WAIVER",
+                                        f"the card does not break {entry_id}: nothing to waive",
+                                        "remove the waiver"), severity="warning"))
     return out
 
 
@@ -186,7 +223,7 @@ def _diagnostic(doc: Doc, card: F.Card, entry: Entry, where: tuple) -> Diagnosti
         end = _end_col(doc, at, span, line, whole)
     d = doc.diag_at(line, col, entry.id, f"{card.name}: {entry.explain}",
                     f"tcg check --explain {entry.id}", entry.sentence)
-    return replace(d, end_col=end)
+    return replace(d, end_col=end, explanation=entry.explain)
 
 
 def _end_col(doc: Doc, at: tuple, span, line: int, whole: bool) -> int:

@@ -27,6 +27,7 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     rb.compiler.exprs.inline_later = False
     rules_modify = frozenset(rb.compiler.modified)  # what the ruleset's own code modifies
     cards: dict[str, CardDef] = {}
+    defined: dict[str, CardBuilder] = {}
     next_id = 0
     for doc in card_docs:
         builder = CardBuilder(rb, doc, next_id)
@@ -34,9 +35,14 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
         next_id = builder.next_id
         for name, d in built.items():
             if name in cards:
-                rb.diags.append(doc.diag(("cards",), "DUPLICATE-CARD",
-                                         f"card {name!r} is defined in more than one file"))
+                first = defined[name]
+                rb.diags.append(doc.diag(
+                    builder.where(name), "DUPLICATE-CARD",
+                    f"card {name!r} is defined in more than one file",
+                    "rename one of them, or give only one of the files").with_related(
+                        first.doc.related(first.where(name), "first defined here")))
             cards[name] = d
+            defined.setdefault(name, builder)
     tokens = {}
     for name, props in (ruleset.tokens or {}).items():
         props = dict(props or {})

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.compile.texts import TextReader, get_at
-from interpreter.diagnostics import did_you_mean
+from interpreter.diagnostics import did_you_mean, number_hint
 from interpreter.engine.model import AbilityDef, CardDef, printed_values
 from interpreter.lang import ast as A
 from interpreter.load.yamlpos import Doc
@@ -20,21 +20,32 @@ class CardBuilder:
 
     def build(self) -> dict[str, CardDef]:
         out: dict[str, CardDef] = {}
+        first: dict[str, int] = {}
         for i, card in enumerate(self.doc.data.get("cards") or ()):
             if not isinstance(card, dict) or "name" not in card:
                 continue
             name = str(card["name"])
             if name in out:
-                self.rb.diags.append(self.doc.diag(("cards", i, "name"), "DUPLICATE-CARD",
-                                                   f"card {name!r} is defined twice"))
+                self.rb.diags.append(self.doc.diag(
+                    ("cards", i, "name"), "DUPLICATE-CARD", f"card {name!r} is defined twice",
+                    "rename one of them, or remove the copy").with_related(
+                        self.doc.related(("cards", first[name], "name"), "first defined here")))
                 continue
+            first[name] = i
             out[name] = self.card(i, card)
         return out
+
+    def where(self, name: str) -> tuple:
+        """The path of the card called `name` in this file."""
+        cards = self.doc.data.get("cards") or ()
+        i = next((i for i, c in enumerate(cards)
+                  if isinstance(c, dict) and str(c.get("name")) == name), None)
+        return ("cards",) if i is None else ("cards", i, "name")
 
     def card(self, i: int, card: dict) -> CardDef:
         at = ("cards", i)
         props = {k: v for k, v in card.items()
-                 if k not in ("name", "text", "abilities", "effect", "condition")}
+                 if k not in ("name", "text", "abilities", "effect", "condition", "waivers")}
         self._check_props(at, props)
         c = self.rb.compiler
         pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
@@ -68,7 +79,7 @@ class CardBuilder:
         for key, value in props.items():
             pdef = pdefs.get(key)
             if pdef is None:
-                self.rb.diags.append(self.doc.diag(
+                self.rb.diags.append(self.doc.key_diag(
                     (*at, key), "UNKNOWN-PROPERTY", f"unknown card property '{key}'",
                     did_you_mean(key, [*pdefs, "text", "abilities", "effect"])))
             elif formulas.get(key):
@@ -78,7 +89,8 @@ class CardBuilder:
                     "cannot set it", "set the properties it is computed from"))
             elif pdef.type == "number" and (not isinstance(value, int) or isinstance(value, bool)):
                 self.rb.diags.append(self.doc.diag(
-                    (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}"))
+                    (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}",
+                    number_hint(value)))
             elif pdef.type == "enum" and value not in pdef.values:
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",

@@ -130,13 +130,13 @@ class RulesetBuilder:
             for name, d in (self.raw.get(kind) or {}).items():
                 event = (d or {}).get("event", name) if kind == "verbs" else name
                 if event in ENGINE_EVENTS:
-                    self.diags.append(self.doc.diag(
+                    self.diags.append(self.doc.key_diag(
                         (kind, name), "AMBIGUOUS-NAME",
                         f"'{event}' is already an engine event: `when {event}` could not tell "
                         f"them apart", "rename it"))
         for name in self.raw.get("resources") or {}:
             if self.names.card_field(name):
-                self.diags.append(self.doc.diag(
+                self.diags.append(self.doc.key_diag(
                     ("resources", name), "AMBIGUOUS-NAME",
                     f"resource '{name}' is also the name of a card property, state or counter",
                     "rename one of them"))

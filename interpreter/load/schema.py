@@ -17,7 +17,7 @@ from typing import Any
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from interpreter.diagnostics import Diagnostic, did_you_mean
+from interpreter.diagnostics import Diagnostic, did_you_mean, number_hint
 from interpreter.load.yamlpos import Doc
 
 KINDS = ("ruleset", "cards", "deck", "scenario", "forbid")
@@ -130,6 +130,12 @@ def _property_schema(name: str, spec: Any) -> dict:
     return out
 
 
+def _number_hint(error: ValidationError) -> str:
+    wanted = error.validator_value
+    wanted = [wanted] if isinstance(wanted, str) else wanted
+    return number_hint(error.instance) if {"integer", "number"} & set(wanted) else ""
+
+
 def _priority(error: ValidationError) -> int:
     return 0 if error.validator == "type" else 1
 
@@ -168,7 +174,7 @@ class _Formatter:
         hint = ""
         if v == "type":
             msg = f"{name} must be {_types(error.validator_value)}, got {_show(value)}"
-            hint = self._extra_key_hint(error, path)
+            hint = self._extra_key_hint(error, path) or _number_hint(error)
         elif v in ("enum", "const"):
             allowed = error.validator_value if v == "enum" else [error.validator_value]
             msg = (f"{name} must be one of: {', '.join(_show(a) for a in allowed)}; "
@@ -181,6 +187,9 @@ class _Formatter:
             msg = f"{name} must be at most {error.validator_value}, got {_show(value)}"
         elif v == "pattern":
             msg = f"{name} {_show(value)} is not in the expected form"
+            hint = error.schema.get("description", "")
+        elif v == "minLength":
+            msg = f"{name} must not be empty"
             hint = error.schema.get("description", "")
         elif v == "minProperties":
             msg = f"{name} must not be empty"
@@ -292,8 +301,10 @@ class _Formatter:
 
 
 def _key_pos(doc: Doc, path: tuple, key: str) -> tuple[int, int]:
-    """Best guess at where `key` of the mapping at `path` is written."""
+    """Where `key` of the mapping at `path` is written."""
     at = (*path, key)
+    if at in doc.keys:
+        return doc.keys[at]
     if at not in doc.positions:
         return doc.pos(path)
     line, col = doc.pos(at)

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from interpreter.diagnostics import Diagnostic, DiagnosticError
+from interpreter.diagnostics import Diagnostic, DiagnosticError, Related
 
 try:
     _Loader = yaml.CSafeLoader
@@ -44,6 +44,7 @@ class Doc:
     text: str
     data: Any
     positions: dict[Path_, tuple[int, int, str | None]] = field(default_factory=dict)
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # where each key is written
 
     def pos(self, at: Path_) -> tuple[int, int]:
         """(line, col) of the node at `at`, or of its nearest known parent."""
@@ -68,6 +69,20 @@ class Doc:
         if line == 1:
             return start_line, start_col + offset + col - 1
         return start_line + line - 1, col
+
+    def key_pos(self, at: Path_) -> tuple[int, int]:
+        """(line, col) of the key that names the node at `at` (a misspelt key is reported
+        there, not at its value); the node's own place for a list item or the root."""
+        return self.keys.get(tuple(at)) or self.pos(at)
+
+    def key_diag(self, at: Path_, code: str, message: str, hint: str = "") -> Diagnostic:
+        line, col = self.key_pos(at)
+        return self.diag_at(line, col, code, message, hint)
+
+    def related(self, at: Path_, message: str) -> Related:
+        """A secondary location for another diagnostic ("first defined here")."""
+        line, col = self.pos(at)
+        return Related(self.path, line, col, message, self.line_text(line))
 
     def line_text(self, line: int) -> str:
         lines = self.text.splitlines()
@@ -108,10 +123,9 @@ def load_text(text: str, name: str) -> Doc:
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        msg = f"malformed YAML: {e.problem or e.context}"
-        raise DiagnosticError([doc.diag_at(line, col, "YAML", msg)], unusable=True) from None
+        from interpreter.load.yaml_errors import explain
+
+        raise DiagnosticError([explain(name, text, e)], unusable=True) from None
     except yaml.YAMLError as e:
         raise _unusable(name, 1, 1, "YAML", f"malformed YAML: {e}") from None
     if node is None:
@@ -166,10 +180,16 @@ class _Builder:
             key = str(key) if not isinstance(key, str) else key
             if key in out:
                 self.errors.append(self._diag(key_node, "DUPLICATE-KEY", f"duplicate key {key!r}",
-                                              "each key may appear once; the earlier one would be lost"))
+                                              "each key may appear once; the earlier one would be lost"
+                                              ).with_related(self._first_key((*at, key))))
                 continue
+            self.doc.keys[(*at, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[sys.intern(key)] = self.build(value_node, (*at, key))
         return out
+
+    def _first_key(self, at: Path_) -> Related:
+        line, col = self.doc.keys[at]
+        return Related(self.doc.path, line, col, "first written here", self.doc.line_text(line))
 
     def _diag(self, node: yaml.Node, code: str, message: str, hint: str = "") -> Diagnostic:
         return self.doc.diag_at(node.start_mark.line + 1, node.start_mark.column + 1, code,

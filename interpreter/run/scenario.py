@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.agents.basic import Concede, ScriptedAgent, ScriptError
 from interpreter.agents.protocol import decide
-from interpreter.diagnostics import DiagnosticError, TcgError
+from interpreter.diagnostics import Diagnostic, DiagnosticError, TcgError
 from interpreter.engine import vm
 from interpreter.engine.game import Game
 from interpreter.engine.state import Frame, GameState, ZoneRef
@@ -21,11 +21,23 @@ from interpreter.run.loading import load_game, validate
 class Outcome:
     path: str
     name: str
-    failures: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # one per failure, positioned
+
+    @property
+    def failures(self) -> list[str]:
+        return [d.message for d in self.diagnostics]
 
     @property
     def passed(self) -> bool:
-        return not self.failures
+        return not self.diagnostics
+
+
+class StepFailed(ScriptError):
+    """A scripted decision that could not be made: `step` is its index in `decisions`."""
+
+    def __init__(self, step: int, message: str) -> None:
+        super().__init__(message)
+        self.step = step
 
 
 def _player(text: Any) -> int:
@@ -120,11 +132,19 @@ def run_scenario(path: str | Path) -> Outcome:
     game = load_game(ruleset, extra)
     try:
         g = _start(game, spec)
-        _play_script(g, spec.get("decisions") or [])
-    except (ScriptError, TcgError) as e:
-        out.failures.append(str(e))
+    except TcgError as e:
+        out.diagnostics.append(doc.diag(("state",), "SCENARIO", str(e)))
         return out
-    out.failures += _expectations(doc, g, spec.get("expect") or {})
+    try:
+        _play_script(g, spec.get("decisions") or [])
+    except StepFailed as e:
+        out.diagnostics.append(doc.diag(("decisions", e.step), "DECISION", str(e)))
+        return out
+    except (ScriptError, TcgError) as e:
+        out.diagnostics.append(doc.diag(("decisions",), "DECISION", str(e)))
+        return out
+    out.diagnostics += [doc.diag(("expect", *at), "EXPECT", message)
+                        for at, message in _expectations(doc, g, spec.get("expect") or {})]
     return out
 
 
@@ -142,58 +162,65 @@ def _play_script(g: GameState, decisions: list) -> None:
     agent = ScriptedAgent(decisions)
     while g.result is None and agent.script:
         d = g.decision
+        at = len(decisions) - len(agent.script)
         step = agent.script[0]
         if isinstance(step, dict):
             want = _player(step.get("player", f"P{d.player + 1}"))
             if want != d.player:
-                raise ScriptError(f"expected a decision by P{want + 1}, but P{d.player + 1} "
-                                  f"is asked: {d.prompt}")
+                raise StepFailed(at, f"expected a decision by P{want + 1}, but P{d.player + 1} "
+                                     f"is asked: {d.prompt}")
             agent.script[0] = step.get("choose", 0)
         try:
             i, _labels = decide(agent, g, d.player)
         except Concede:
             g.concede(d.player)
             continue
+        except ScriptError as e:
+            raise StepFailed(at, str(e)) from None
         vm.answer(g, d.options[i])
     if agent.script:
-        raise ScriptError(f"the game ended with {len(agent.script)} decisions left "
-                          f"({g.result.reason if g.result else ''})")
+        raise StepFailed(len(decisions) - len(agent.script),
+                         f"the game ended with {len(agent.script)} decisions left "
+                         f"({g.result.reason if g.result else ''})")
 
 
-def _expectations(doc: Doc, g: GameState, expect: dict) -> list[str]:
-    fails: list[str] = []
+def _expectations(doc: Doc, g: GameState, expect: dict) -> list[tuple[tuple, str]]:
+    """(where under `expect`, what went wrong) for every expectation that failed."""
+    fails: list[tuple[tuple, str]] = []
     if "winner" in expect:
         got = "none" if g.result is None else (
             "draw" if g.result.winner is None else f"P{g.result.winner + 1}")
         if str(expect["winner"]) != got:
             why = f" ({g.result.reason})" if g.result else ""
-            fails.append(f"winner: expected {expect['winner']}, got {got}{why}")
+            fails.append((("winner",), f"winner: expected {expect['winner']}, got {got}{why}"))
     if "reason" in expect:
         reason = g.result.reason if g.result else ""
         if expect["reason"] not in reason:
-            fails.append(f"reason: expected it to contain {expect['reason']!r}, got {reason!r}")
+            fails.append((("reason",), f"reason: expected it to contain {expect['reason']!r}, "
+                                       f"got {reason!r}"))
     for key, want in (expect.get("zones") or {}).items():
-        fails += _zone_expect(g, key, want)
-    for prop in expect.get("properties") or ():
-        fails += _prop_expect(g, prop)
+        fails += [(("zones", key), f) for f in _zone_expect(g, key, want)]
+    for i, prop in enumerate(expect.get("properties") or ()):
+        fails += [(("properties", i), f) for f in _prop_expect(g, prop)]
     for who, values in (expect.get("resources") or {}).items():
         for name, value in values.items():
             got = g.res[_player(who)].get(name, 0)
             if got != value:
-                fails.append(f"{who} {name}: expected {value}, got {got}")
+                fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {got}"))
     fails += _log_expect(g, expect.get("log") or (), expect.get("not_log") or ())
     if "options" in expect:
         fails += _options_expect(g, expect["options"])
     return fails
 
 
-def _options_expect(g: GameState, want: dict) -> list[str]:
+def _options_expect(g: GameState, want: dict) -> list[tuple[tuple, str]]:
     """What the pending decision offers (labels, by substring)."""
     labels = [a.label for a in g.legal_actions()]
-    fails = [f"options: expected one containing {x!r}, got {labels}"
-             for x in want.get("include") or () if not any(x in lab for lab in labels)]
-    fails += [f"options: expected none containing {x!r}, got {labels}"
-              for x in want.get("exclude") or () if any(x in lab for lab in labels)]
+    fails = [(("options", "include", i), f"options: expected one containing {x!r}, got {labels}")
+             for i, x in enumerate(want.get("include") or ())
+             if not any(x in lab for lab in labels)]
+    fails += [(("options", "exclude", i), f"options: expected none containing {x!r}, got {labels}")
+              for i, x in enumerate(want.get("exclude") or ()) if any(x in lab for lab in labels)]
     return fails
 
 
@@ -242,17 +269,17 @@ def _card_name(label: Any) -> str:
     return str(label).rpartition("#")[0] or str(label)
 
 
-def _log_expect(g: GameState, wanted: Any, unwanted: Any) -> list[str]:
+def _log_expect(g: GameState, wanted: Any, unwanted: Any) -> list[tuple[tuple, str]]:
     log = g.log or []
     fails, at = [], 0
-    for want in wanted:
+    for i, want in enumerate(wanted):
         while at < len(log) and not _matches(log[at], want):
             at += 1
         if at == len(log):
-            fails.append(f"log: expected {want} (in order)")
+            fails.append((("log", i), f"log: expected {want} (in order)"))
             break
         at += 1
-    for bad in unwanted:
+    for i, bad in enumerate(unwanted):
         if any(_matches(r, bad) for r in log):
-            fails.append(f"log: expected no {bad}")
+            fails.append((("not_log", i), f"log: expected no {bad}"))
     return fails
