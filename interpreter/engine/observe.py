@@ -119,6 +119,36 @@ class LazyLabels(Sequence):
         return self._cache[i]
 
 
+def option_kind(option: Any, decision_kind: str) -> str:
+    """What kind of answer an option is (Action.kind)."""
+    if option in (PASS, DECLINE):
+        return "pass"
+    if option == DONE:
+        return "done"
+    if option is True or option is False:
+        return "yes" if option else "no"
+    if decision_kind == "order":
+        return "trigger"
+    if type(option) is tuple and len(option) == 3 and type(option[0]) is str:
+        return option[0]
+    return "choose" if isinstance(option, int) else decision_kind
+
+
+def option_cards(g: GameState, option: Any, viewer: int) -> tuple[int | None, ...]:
+    """The cards an option names (Action.cards): ids, None where `viewer` cannot see the card."""
+    if option is True or option is False or option == DONE:
+        cards: tuple = ()
+    elif isinstance(option, int):
+        cards = (option,)
+    elif type(option) is tuple and len(option) == 3 and type(option[0]) is str:
+        cards = () if option[1] is None else (option[1],)
+    elif type(option) is tuple and len(option) == 4:  # a triggered ability: its card
+        cards = (option[0],)
+    else:
+        cards = ()
+    return tuple(c if visible(g, c, viewer) else None for c in cards)
+
+
 def label(g: GameState, option: Any, viewer: int | None) -> str:
     """A readable name for an option, as `viewer` may see it."""
     if option == PASS:
