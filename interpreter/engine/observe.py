@@ -36,7 +36,9 @@ def determinize(g: GameState, player: int, rng) -> GameState:
 def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     # A card's states are public even when the card is not: which hidden card an effect
     # picked is known, not what it is (a card picked from a hand in a simultaneous choice).
-    states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
+    flags = g.flags[cid]  # (most cards have no state: no look at each)
+    states = [s for s, sdef in g.game.ruleset.states.items() if flags >> sdef.index & 1] \
+        if flags else []
     if not visible(g, cid, viewer):
         return {"hidden": True, "states": states} if states else {"hidden": True}
     d = g.defs[cid]
@@ -50,13 +52,14 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
             value = g.get(cid, prop)
             if value is not None:
                 view[prop] = value
-    counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v}
+    counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v} \
+        if g.counters else None
     if counters:
         view["counters"] = counters
     return view
 
 
-def observation(g: GameState, viewer: int) -> dict:
+def observation(g: GameState, viewer: int, options: bool = True) -> dict:
     zones = {}
     for ref, cards in g.zones.items():
         key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
@@ -66,7 +69,7 @@ def observation(g: GameState, viewer: int) -> dict:
         "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
         "zones": zones,
     }
-    if g.decision is not None and g.decision.player == viewer:
+    if options and g.decision is not None and g.decision.player == viewer:
         obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
 

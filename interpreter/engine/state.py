@@ -317,9 +317,10 @@ class GameState:
         if self.result is None:
             vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
 
-    def observation(self, player: int) -> dict:
-        """What `player` may see: never the opponent's hand or any deck order."""
-        return observe.observation(self, player)
+    def observation(self, player: int, options: bool = True) -> dict:
+        """What `player` may see: never the opponent's hand or any deck order. With
+        `options`, the labels of the options when `player` is the one deciding."""
+        return observe.observation(self, player, options)
 
     def keep_log(self, log: list[dict] | None) -> None:
         """Log into `log` (None: keep no log). `heard`, the events something hears (a
