@@ -86,8 +86,10 @@ class Layout:
             self.slot_starts.append(at)
             at += z.slots
         self.positions = at
-        self.size = self.positions * self.card_width + len(self.zones) \
-            + len(self.resources) * rs.players + len(self.phases) + 1 + 2
+        # where the phase's one-hot starts (then the turn and whose turn it is)
+        self.phase_at = self.positions * self.card_width + len(self.zones) \
+            + len(self.resources) * rs.players
+        self.size = self.phase_at + len(self.phases) + 2
         self._actions(game, choices)
 
     def _actions(self, game: Game, choices: int) -> None:
@@ -119,7 +121,7 @@ class Layout:
                 self._card(out, (start + slot) * width, card)
                 if "id" in card:
                     positions[card["id"]] = start + slot
-        at = counts + len(self.zones)
+        at = counts + len(self.zones)  # (then as phase_at says)
         resources = view["resources"]
         for seat in range(self.players):
             mine = resources.get(f"P{(viewer + seat) % self.players + 1}", {})
