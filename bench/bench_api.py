@@ -5,7 +5,11 @@ Run: python bench/bench_api.py [--matches N] [--chunks C] [--ruleset ID]
 - engine: the loop bench/bench_ucb.py times, `vm.answer(g, rng.choice(g.decision.options))`;
 - api: what a user writes, `state.apply(rng.choice(state.legal_actions()))` until
   `state.is_over`, on a state from `game.new_state(decks, seed)` (no log, the default);
-- api, logged: the same with `new_state(..., log=True)`, every event kept.
+- api, logged: the same with `new_state(..., log=True)`, every event kept;
+- with --envs, the environments of interpreter.rl (the rl extra): steps/s of random legal
+  ids through the PettingZoo AEC env (both seats) and the Gymnasium env (seat 0 against the
+  random agent; a step there includes the opponent's moves up to the learner's next
+  decision), each observation and mask built.
 
 The three play the same matches (the same seeds, the same random choices). They run in chunks
 that alternate between them, a moment apart; each ratio is the median of the chunks' ratios
@@ -55,11 +59,43 @@ def timed(play: Callable[[int], int], seeds: range) -> tuple[float, int]:
     return time.process_time() - start, decisions
 
 
+def env_steps(ruleset: str, matches: int) -> None:
+    """Steps/s of the environments, random legal ids, seeds 0..matches-1."""
+    import numpy as np
+
+    from interpreter import rl
+
+    aec, steps = rl.aec_env(ruleset), 0
+    start = time.process_time()
+    for seed in range(matches):
+        aec.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in aec.agent_iter():
+            obs, _reward, done, truncated, _info = aec.last()
+            aec.step(None if done or truncated else rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+    aec_rate = steps / (time.process_time() - start)
+    env, steps = rl.gym_env(ruleset), 0
+    start = time.process_time()
+    for seed in range(matches):
+        obs, _info = env.reset(seed=seed)
+        rng, done = np.random.default_rng(seed), False
+        while not done:
+            obs, _reward, done, _truncated, _info = env.step(
+                rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+    gym_rate = steps / (time.process_time() - start)
+    print(f"  environments ({matches} matches): PettingZoo AEC {aec_rate:,.0f} steps/s, "
+          f"Gymnasium against random {gym_rate:,.0f} steps/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=600)
     parser.add_argument("--chunks", type=int, default=10)
     parser.add_argument("--ruleset", default="ucb")
+    parser.add_argument("--envs", type=int, default=0, metavar="MATCHES",
+                        help="also time the rl environments over this many matches")
     args = parser.parse_args()
     pin_one_core()
     game = interpreter.load_game(args.ruleset)
@@ -86,6 +122,8 @@ def main() -> None:
         ratio = statistics.median(t / e for t, e in zip(seconds[name], engine, strict=True))
         print(f"  {name:12} {decisions[name] / total:10,.0f} decisions/s  {ratio:5.2f}x the engine")
     ratio = statistics.median(t / e for t, e in zip(seconds["api"], engine, strict=True))
+    if args.envs:
+        env_steps(args.ruleset, args.envs)
     verdict = "within" if ratio <= TARGET else "ABOVE"
     print(f"result: the api costs {ratio:.2f}x the engine's own loop ({verdict} the {TARGET}x target)")
 

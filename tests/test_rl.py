@@ -170,3 +170,24 @@ def test_the_opponent_may_be_a_policy_on_observations():
         obs, _reward, done, _truncated, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert len(calls) > 10 and all(c > 0 for c in calls)
     assert env.table.state.decisions > len(calls)  # (both seats played)
+
+
+def test_the_layout_names_every_number_and_id():
+    layout = rl.aec_env("ucb").table.layout
+    names = layout.feature_names()
+    assert len(names) == layout.size and len(set(names)) == len(names)
+    assert names[layout.phase_at].startswith("phase=")
+    words = [layout.describe(i) for i in range(layout.n_actions)]
+    assert len(set(words)) == layout.n_actions  # one meaning per id
+    with pytest.raises(ValueError, match="outside"):
+        layout.describe(layout.n_actions)
+
+
+def test_the_training_example_runs():
+    import subprocess
+    import sys
+
+    example = Path(__file__).parent.parent / "examples" / "train_ucb.py"
+    out = subprocess.run([sys.executable, str(example), "--games", "6", "--eval-games", "2"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "result: win rate" in out
