@@ -51,3 +51,26 @@ def test_an_openspiel_observation_shows_only_what_its_player_may_see():
     state.match.g = state.match.g.determinize(player, random.Random(5))
     assert np.array_equal(np.array(state.observation_tensor(player)), seen)
     assert state.observation_string(player) == text
+
+
+def test_an_action_that_shuffles_waits_for_a_chance_node_that_seeds_it():
+    """UCB's mulligan shuffles the hand back: after it, a chance node; different outcomes
+    there deal different hands."""
+    game = spiel.load("ucb")
+    for seed in range(20):
+        state = game.new_initial_state()
+        state.apply_action(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not state.is_chance_node() and state.move_number() < 40:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_chance_node():
+            break
+    else:
+        pytest.fail("no action drew randomness in 20 matches' first 40 moves")
+    player = state.match.g.current_player  # the one who shuffled
+    hands = set()
+    for outcome in range(5):
+        child = state.child(outcome)
+        assert not child.is_chance_node()
+        hands.add(tuple(np.array(child.observation_tensor(player))))
+    assert len(hands) > 1

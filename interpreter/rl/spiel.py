@@ -3,12 +3,14 @@
     >>> from interpreter.rl import spiel
     >>> game = spiel.load("ucb")          # or pyspiel.load_game("tcg", {"ruleset": "ucb"})
 
-The match's randomness is one explicit chance node at the start: its outcome is the seed
-(uniform among `seeds`, default 1,000) from which the engine draws every shuffle of the
-match, as `tcg play --seed N` does. (The engine draws a shuffle inside its primitives and
-cannot stop there for a chance outcome, so the shuffles are not chance nodes of their own.)
-Players act with the ids and observations of layout.py; the observation tensor and string
-of a player show only what that player may see. Returns: +1 / -1, 0 for a draw.
+Randomness is explicit chance nodes, each a seed uniform among `seeds` (default 1,000):
+one at the start, the match's seed (`tcg play --seed N`'s: the deal); and one after every
+player action that draws randomness (a mulligan's shuffle, a die): the seed the engine's
+random generator takes before that action runs. (The engine draws inside its primitives and
+cannot stop there, so an action is first tried on a copy: one that draws nothing is taken
+as tried, one that draws waits for its chance node.) Players act with the ids and
+observations of layout.py; the observation tensor and string of a player show only what that
+player may see. Returns: +1 / -1, 0 for a draw.
 """
 
 from __future__ import annotations
@@ -96,9 +98,10 @@ class TcgState(pyspiel.State):
         super().__init__(game)
         self.shared, self.seeds, self.turns = game.shared, game.seeds, game.turns
         self.match: _Match | None = None  # None: at the chance node (no seed drawn yet)
+        self.pending: int | None = None  # an option that draws randomness, once it has a seed
 
     def current_player(self) -> int:
-        if self.match is None:
+        if self.match is None or self.pending is not None:
             return pyspiel.PlayerId.CHANCE
         g = self.match.g
         return pyspiel.PlayerId.TERMINAL if g.is_over else g.current_player
@@ -123,11 +126,22 @@ class TcgState(pyspiel.State):
         return sorted(self._legal())
 
     def _apply_action(self, action: int) -> None:
-        if self.match is None:
+        if self.match is None:  # the deal
             shared = self.shared
             self.match = _Match(shared.game.new_state(shared.decks, int(action), turns=self.turns))
+        elif self.pending is not None:  # the seed of an action that draws randomness
+            g = self.match.g
+            g.rng.seed(int(action))
+            g.apply(self.pending)
+            self.pending = None
         else:
-            self.match.g.apply(self._legal()[action])
+            g, chosen = self.match.g, self._legal()[action]
+            tried = g.clone()
+            tried.apply(chosen.index)
+            if tried.rng.getstate() == g.rng.getstate():
+                self.match = _Match(tried)  # it drew nothing: as it would have gone
+            else:
+                self.pending = chosen.index
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
