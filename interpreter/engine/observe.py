@@ -33,14 +33,23 @@ def determinize(g: GameState, player: int, rng) -> GameState:
     return world
 
 
-def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
+def _states(g: GameState, cid: int) -> list[str]:
+    flags = g.flags[cid]  # (most cards have no state: no look at each)
+    return [s for s, sdef in g.game.ruleset.states.items() if flags >> sdef.index & 1] \
+        if flags else []
+
+
+def _unseen(g: GameState, cid: int) -> dict:
     # A card's states are public even when the card is not: which hidden card an effect
     # picked is known, not what it is (a card picked from a hand in a simultaneous choice).
-    flags = g.flags[cid]  # (most cards have no state: no look at each)
-    states = [s for s, sdef in g.game.ruleset.states.items() if flags >> sdef.index & 1] \
-        if flags else []
+    states = _states(g, cid)
+    return {"hidden": True, "states": states} if states else {"hidden": True}
+
+
+def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     if not visible(g, cid, viewer):
-        return {"hidden": True, "states": states} if states else {"hidden": True}
+        return _unseen(g, cid)
+    states = _states(g, cid)
     d = g.defs[cid]
     view: dict[str, Any] = {"id": cid, "name": d.name}
     if states:
@@ -61,9 +70,13 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
 
 def observation(g: GameState, viewer: int, options: bool = True) -> dict:
     zones = {}
+    visibility, known = g.game.visibility, g.known
     for ref, cards in g.zones.items():
         key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
-        zones[key] = [card_view(g, c, viewer) for c in cards]
+        if visibility[ref.name] == "hidden" and not (known and any(c in known for c in cards)):
+            zones[key] = [_unseen(g, c) for c in cards]  # (a deck: no card of it to look at)
+        else:
+            zones[key] = [card_view(g, c, viewer) for c in cards]
     obs = {
         "you": f"P{viewer + 1}", "turn": g.turn, "turn_player": f"P{g.turn_player + 1}",
         "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},

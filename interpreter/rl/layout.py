@@ -75,7 +75,9 @@ class Layout:
         self.cards = {name: i for i, name in enumerate([*game.cards, *game.tokens])}
         self.numbers = tuple(p for p, d in rs.properties.items() if d.type == "number")
         self.states = tuple(rs.states)
+        self.state_index = {s: i for i, s in enumerate(self.states)}
         self.counters = tuple(rs.counters)
+        self.counter_index = {c: i for i, c in enumerate(self.counters)}
         self.resources = tuple(rs.resources)
         self.phases = {name: i for i, name in enumerate(dict.fromkeys(p.name for p in rs.phases))}
         self.card_width = 3 + len(self.cards) + len(self.numbers) + len(self.states) \
@@ -109,7 +111,7 @@ class Layout:
     def encode(self, view: dict, viewer: int) -> tuple[np.ndarray, dict[int, int]]:
         """The vector of one observation (state.observation(viewer)), and the card positions
         of the cards it shows (card id -> position)."""
-        out = [0.0] * self.size  # (a list's items are set faster than an array's)
+        out = np.zeros(self.size, dtype=np.float32)  # (set where not zero: most are)
         positions: dict[int, int] = {}
         width, zones = self.card_width, view["zones"]
         counts = self.positions * width
@@ -134,10 +136,9 @@ class Layout:
         at += len(self.phases)
         out[at] = view["turn"]
         out[at + 1] = view["turn_player"] == view["you"]
-        vector = np.array(out, dtype=np.float32)
-        return np.clip(vector, -LIMIT, LIMIT, out=vector), positions
+        return np.clip(out, -LIMIT, LIMIT, out=out), positions
 
-    def _card(self, out: list[float], at: int, card: dict) -> None:
+    def _card(self, out: np.ndarray, at: int, card: dict) -> None:
         out[at] = 1
         if card.get("hidden"):
             out[at + 1] = 1
@@ -148,15 +149,21 @@ class Layout:
             out[at + 3 + name] = 1
         at += 3 + len(self.cards)
         for i, prop in enumerate(self.numbers):
-            out[at + i] = card.get(prop) or 0
+            value = card.get(prop)
+            if value:
+                out[at + i] = value
         at += len(self.numbers)
-        states = card.get("states", ())
-        for i, s in enumerate(self.states):
-            out[at + i] = s in states
+        states = card.get("states")
+        if states:
+            for s in states:
+                out[at + self.state_index[s]] = 1
         at += len(self.states)
-        counters = card.get("counters", {})
-        for i, c in enumerate(self.counters):
-            out[at + i] = counters.get(c, 0)
+        counters = card.get("counters")
+        if counters:
+            for name, value in counters.items():
+                i = self.counter_index.get(name)  # (one the ruleset does not declare: left out)
+                if i is not None:
+                    out[at + i] = value
 
     # ---------- actions ----------
     def ids(self, actions: list[Action], positions: dict[int, int]) -> list[int | None]:
