@@ -132,3 +132,19 @@ def test_an_action_never_names_a_card_its_player_cannot_see():
     state.apply(actions[1])
     picked = state.zones[state.zone_key("pile", 1)]
     assert len(picked) == 1 and state.legal_actions()[:] == []
+
+
+def test_apply_takes_an_index_numpy_or_not_and_refuses_a_truth_value():
+    np = pytest.importorskip("numpy")
+    game = interpreter.load_game("ucb")
+    state = game.new_state(interpreter.default_decks(game), 6)
+    copy = state.clone()
+    state.apply(np.int64(1))
+    copy.apply(1)
+    assert state.observation(0) == copy.observation(0)
+    for wrong in (True, -1, "0", 1.0):
+        with pytest.raises(interpreter.IllegalAction):
+            state.apply(wrong)
+    state.concede(0)
+    with pytest.raises(interpreter.IllegalAction, match="the game is over"):
+        state.apply(0)

@@ -289,24 +289,34 @@ class GameState:
         return LegalActions(self)
 
     def apply(self, action: Action | int) -> None:
-        """Answer the pending decision with one of its legal actions, or an option's index,
-        and run to the next decision. Checked: raises IllegalAction for anything else (an
-        Action of another decision too)."""
+        """Answer the pending decision with one of its legal actions, or an option's index
+        (an int, numpy's too), and run to the next decision. Checked: raises IllegalAction
+        for anything else (an Action of another decision too)."""
         d = self.decision
-        if type(action) is Action and d is not None \
-                and (action.decision is d or action.decision == d):
-            vm.answer(self, action.option)
-            return
+        if d is not None:
+            if type(action) is int:  # (first: runners answer with indexes at every decision)
+                if 0 <= action < len(d.options):
+                    vm.answer(self, d.options[action])
+                    return
+            elif type(action) is Action:
+                if action.decision is d or action.decision == d:
+                    vm.answer(self, action.option)
+                    return
+            elif hasattr(action, "__index__") and not isinstance(action, bool) \
+                    and 0 <= action.__index__() < len(d.options):
+                vm.answer(self, d.options[action.__index__()])
+                return
+        raise self._illegal(action)
+
+    def _illegal(self, action: object) -> IllegalAction:
+        d = self.decision
         if d is None:
-            raise IllegalAction(f"the game is over ({self.result.reason if self.result else ''})")
+            return IllegalAction(f"the game is over ({self.result.reason if self.result else ''})")
         if type(action) is Action:
-            raise IllegalAction(f"{action!r} is not legal now: it answers "
-                                f"{action.decision.prompt!r}, the pending decision is {d.prompt!r}")
-        if not isinstance(action, int) or isinstance(action, bool) \
-                or not 0 <= action < len(d.options):
-            raise IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
-                                f"{len(d.options)} options")
-        vm.answer(self, d.options[action])
+            return IllegalAction(f"{action!r} is not legal now: it answers "
+                                 f"{action.decision.prompt!r}, the pending decision is {d.prompt!r}")
+        return IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
+                             f"{len(d.options)} options")
 
     def determinize(self, player: int, rng) -> GameState:
         """A copy with the cards `player` cannot see dealt again at random (for search)."""
