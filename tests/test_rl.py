@@ -191,3 +191,16 @@ def test_the_training_example_runs():
     out = subprocess.run([sys.executable, str(example), "--games", "6", "--eval-games", "2"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     assert "result: win rate" in out
+
+
+def test_a_missing_extra_or_a_bad_opponent_is_a_clear_error(monkeypatch):
+    import importlib.util
+
+    find = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pettingzoo" else find(name, *a))
+    with pytest.raises(interpreter.TcgError, match=r"pip install 'tcg-interpreter\[rl\]'"):
+        rl.aec_env("ucb")
+    monkeypatch.undo()
+    with pytest.raises(interpreter.TcgError, match="agent"):
+        rl.gym_env("ucb", opponent="nobody")

@@ -37,6 +37,7 @@ class TcgEnv(gym.Env):
         self.observation_space = observation_space(table)
         self.action_space = spaces.Discrete(table.layout.n_actions)
         self._agents: dict[int, Any] = {}
+        self._opponent(0)  # (a bad agent name fails here, not at the first reset)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
