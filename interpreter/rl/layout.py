@@ -6,7 +6,8 @@ states, counters, resources, phases, actions, and its card pool), so any ruleset
 
 Observation: a float32 vector, the concatenation of
 - per zone and seat with cards read one by one (public zones, and the looking seat's own
-  `owner` zones), `slots` card slots (the zone's capacity, else `slots` as given), each
+  `owner` zones), card slots: the zone's capacity, else `slots` as given (more for a zone a
+  deck section is dealt into, when the section may hold more); each
   [present, hidden, face down, one-hot printed card over the pool, number properties,
   states, counters]; cards past the last slot are only counted;
 - per zone and seat, how many cards it holds (every zone, hidden ones too);
@@ -18,8 +19,8 @@ that player may see.
 Actions: a Discrete(n) id, laid out as
 - 0 pass (end a phase, let a window go by), 1 done (stop choosing), 2 yes, 3 no;
 - per ruleset action: one id if it names no card, else one per card position (a card slot
-  above) times, for actions that use activated abilities, the most activated abilities a
-  card of the pool has;
+  above) times, for actions that use activated abilities, the most abilities a card of the
+  pool with an activated ability has (the ability's index on its card);
 - `choose`: one id per card position;
 - `choices` ids for an option by its index in the decision: what the positions cannot name
   (a triggered ability to order, a card the player cannot see or past the slots, a second
@@ -69,8 +70,14 @@ class Layout:
         rs = game.ruleset
         self.players = rs.players
         seats = range(rs.players)
+        # a zone a deck section is dealt into holds up to that section's most cards
+        dealt: dict[str, int] = {}
+        for section in rs.deck.get("sections", {}).values():
+            if isinstance(section.get("max"), int):
+                dealt[section["zone"]] = max(dealt.get(section["zone"], 0), section["max"])
         self.zones = tuple(
-            ZoneSlots(name, seat, _slots(z.visibility, seat, z.capacity, slots))
+            ZoneSlots(name, seat, _slots(z.visibility, seat,
+                                         z.capacity or max(dealt.get(name, 0), slots)))
             for name, z in rs.zones.items() for seat in ((-1,) if z.shared else seats))
         self.cards = {name: i for i, name in enumerate([*game.cards, *game.tokens])}
         self.numbers = tuple(p for p, d in rs.properties.items() if d.type == "number")
@@ -95,7 +102,10 @@ class Layout:
         self._actions(game, choices)
 
     def _actions(self, game: Game, choices: int) -> None:
-        abilities = max([sum(a.kind == "activated" for a in d.abilities) for d in game.pool] + [1])
+        # (an action's `ability` indexes all of its card's abilities: the most any card has
+        # with an activated one among them)
+        abilities = max([len(d.abilities) for d in game.pool
+                         if any(a.kind == "activated" for a in d.abilities)] + [1])
         self.action_base: dict[str, tuple[int, int]] = {}  # name -> (first id, abilities per card)
         at = len(ANSWERS)
         for name, adef in game.ruleset.actions.items():
@@ -238,11 +248,11 @@ class Layout:
         return names
 
 
-def _slots(visibility: str, seat: int, capacity: int | None, slots: int) -> int:
-    """How many of a zone's cards are read one by one by the looking seat (seat 0)."""
+def _slots(visibility: str, seat: int, most: int) -> int:
+    """How many of a zone's cards (at `most`) are read one by one by the looking seat."""
     if visibility == "hidden" or visibility == "owner" and seat > 0:
         return 0
-    return capacity if capacity is not None else slots
+    return most
 
 
 def mask_of(ids: list[int | None], n: int) -> np.ndarray:
