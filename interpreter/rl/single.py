@@ -22,8 +22,11 @@ class TcgEnv(gym.Env):
     (`choose(observation, labels)`, see interpreter.agents), or a policy on this env's
     observations (a callable from {"observation", "action_mask"} to an action id: self-play).
     `reset(seed=N)` plays the match `tcg play --seed N --agents ...` plays with the opponent
-    in its seat. An id the mask does not allow ends the episode with reward -1 and
-    `info["illegal_action"]`."""
+    in its seat (an agent named is made anew at each reset, seeded as `tcg play` seeds it;
+    an agent object keeps its own randomness). The opponent's moves before the learner's
+    first decision may bring rewards (shaping, or a match over before it): reset's info has
+    them as "reward_before_first_step". An id the mask does not allow ends the episode with
+    reward -1 and `info["illegal_action"]`."""
 
     metadata = {"render_modes": ["ansi"]}
 
