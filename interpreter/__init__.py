@@ -2,16 +2,18 @@
 
     >>> import interpreter
     >>> game = interpreter.load_game(ruleset)                  # a bundled id or a path
-    >>> state = game.new_state(interpreter.default_decks(game), seed=1)
+    >>> state = game.new_state(interpreter.default_decks(game), seed=1)  # log=True keeps events
     >>> while not state.is_over:
-    ...     actions = state.legal_actions()                    # labelled, for state.current_player
+    ...     actions = state.legal_actions()    # for state.current_player: kind, cards, label
     ...     state.apply(actions[0])
     >>> state.result.reason
+
+Environments for reinforcement learning (the `rl` extra): interpreter.rl.aec_env, gym_env.
 """
 
 from interpreter.diagnostics import Diagnostic, DiagnosticError, TcgError
 from interpreter.engine.game import Game
-from interpreter.engine.state import Action, GameState, IllegalAction, Result
+from interpreter.engine.state import Action, GameState, IllegalAction, LegalActions, Result
 from interpreter.run.loading import load_game
 
 
@@ -23,4 +25,4 @@ def default_decks(game: Game) -> list[dict[str, list[str]]]:
 
 
 __all__ = ["Action", "Diagnostic", "DiagnosticError", "Game", "GameState", "IllegalAction",
-           "Result", "TcgError", "default_decks", "load_game"]
+           "LegalActions", "Result", "TcgError", "default_decks", "load_game"]

@@ -118,7 +118,7 @@ def test_a_printed_whole_number_compares_without_a_helper():
              {"name": "V", "cost": 1, "power": 1}, {"name": "N"}]
     card_file = load_text(yaml.safe_dump({"ruleset": "wholes", "cards": cards}), "c.yaml")
     game = build_game(load_text(WHOLE, "wholes.yaml"), [card_file])
-    g = game.new_state([{"main": ["A", "B", "V", "N"]}, {}], 0)
+    g = game.new_state([{"main": ["A", "B", "V", "N"]}, {}], 0, log=True)
     labels = sorted(a.label.split("#")[0] for a in g.legal_actions() if "#" in a.label)
     assert labels == ["boost A", "play A", "play N"], labels
     helpers = {name: set(map(id, game.ruleset.actions[name].select.__globals__.values()))

@@ -528,7 +528,7 @@ def test_a_choice_of_a_negative_or_unknown_number_picks_none_and_of_too_many_all
     cards = load_text(yaml.safe_dump({"ruleset": "counts", "cards": [
         {"name": n, "cost": 1} for n in ("X", "Y", "Z")]}), "c.yaml")
     game = build_game(load_text(CHOICE_COUNTS, "counts.yaml"), [cards])
-    g = game.new_state([{"main": ["X", "Y", "Z"]}, {}], 0)
+    g = game.new_state([{"main": ["X", "Y", "Z"]}, {}], 0, log=True)
     assert g.decision is None and g.res[0]["got"] == 300  # (no action: on to the turn limit)
 
 

@@ -291,7 +291,7 @@ deck:
 def test_a_card_entering_a_players_zone_is_theirs_a_zone_of_no_one_its_owners():
     """Each card of a move is a new object (no counters) controlled by the zone's owner, or
     by its own owner in a shared zone (the movers fold which, per zone)."""
-    g = _game(PILES, "piles", ["A", "B"]).new_state([{"main": ["A", "B"]}] * 2, 0)
+    g = _game(PILES, "piles", ["A", "B"]).new_state([{"main": ["A", "B"]}] * 2, 0, log=True)
     p = g.turn_player
     given = list(g.zones[g.zone_key("hand", p)])
     _take(g, "give")

@@ -101,7 +101,7 @@ def test_unchanged_copy_passes(tmp_path):
 @pytest.fixture
 def start(ucb, ucb_decks):
     """A fresh UCB match at its first decision."""
-    return ucb.new_state(ucb_decks, 7)
+    return ucb.new_state(ucb_decks, 7, log=True)
 
 
 def _answer(g, text: str) -> None:

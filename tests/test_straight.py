@@ -33,7 +33,7 @@ turn:
 def test_a_verb_calling_itself_ends_at_the_loop_limit(tmp_path):
     path = tmp_path / "rec.yaml"
     path.write_text(RECURSIVE, encoding="utf-8")
-    g = load_game(str(path)).new_state([{}, {}], 0)
+    g = load_game(str(path)).new_state([{}, {}], 0, log=True)
     assert g.result is not None and "loop limit" in g.result.reason
 
 
@@ -101,7 +101,7 @@ def _game(ruleset: str, rid: str, cards: list[dict]):
 
 def _three_copies(ruleset: str, rid: str):
     """A match of a toy ruleset, three copies of a card X in P1's deck."""
-    return _game(ruleset, rid, [{"name": "X"}]).new_state([{"main": ["X", "X", "X"]}, {}], 0)
+    return _game(ruleset, rid, [{"name": "X"}]).new_state([{"main": ["X", "X", "X"]}, {}], 0, log=True)
 
 
 def test_a_cards_parameter_is_every_card_given_however_it_is_given():
@@ -185,7 +185,7 @@ def test_a_phase_procedure_handed_over_midway_goes_on_after_the_choice():
     shield = {"name": "Shield", "abilities": [
         "instead damage where player == you: choose 1 c from hand(you); move(c, soul(you))"]}
     game = _game(UPKEEP, "upkeep", [shield, {"name": "X"}, {"name": "Y"}])
-    g = game.new_state([{"main": ["Shield", "X", "Y"]}, {}], 0)
+    g = game.new_state([{"main": ["Shield", "X", "Y"]}, {}], 0, log=True)
     assert (g.decision.player, g.decision.kind) == (0, "choose")
     assert [g.res[p]["life"] for p in (0, 1)] == [10, 10]  # the rest waits for the answer
     _choose(g, "X")
@@ -342,7 +342,8 @@ deck:
 
 
 def _direct(p1: int):
-    return _game(DIRECT, "direct", [{"name": "X"}]).new_state([{"main": ["X"] * p1}, {"main": ["X", "X"]}], 0)
+    return _game(DIRECT, "direct", [{"name": "X"}]).new_state(
+        [{"main": ["X"] * p1}, {"main": ["X", "X"]}], 0, log=True)
 
 
 def test_an_action_run_at_once_counts_on_completion_and_can_end_the_game():
@@ -365,7 +366,7 @@ def test_a_clone_without_the_log_plays_as_the_logged_state(ucb, ucb_decks):
 
     from interpreter.engine import vm
 
-    g = ucb.new_state(ucb_decks, 3)
+    g = ucb.new_state(ucb_decks, 3, log=True)
     quiet, logged = g.clone(), g.clone(keep_log=True)
     assert quiet.log is None and logged.log == g.log
     for state in (g, quiet, logged):
@@ -419,7 +420,7 @@ def test_straight_code_reads_a_printed_property_inline_and_a_modified_one_as_mod
         {"name": "A", "power": 2, "cost": 1},
         {"name": "B", "power": 3, "cost": 4, "abilities": ["static: field(you).power += 1"]},
         {"name": "V", "power": 5, "cost": 6}])
-    g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0)
+    g = game.new_state([{"main": ["A", "B", "V"]}, {}], 0, log=True)
     assert (g.res[0]["costs"], g.res[0]["powers"]) == (1 + 4, 3 + 4)
     assert g.res[0]["chosen"] == 4
 
@@ -464,7 +465,7 @@ def test_a_window_offered_midway_holds_the_rest_of_the_code_until_it_closes():
     """declare runs as straight code (a window with nothing to offer closes at once, with no
     frame); P2's window opens: the rest waits until P2 answered and the window closed, then
     runs on (P1's window offers nothing) before the phase's own window."""
-    g = _game(ANSWER, "answer", [{"name": "X"}]).new_state([{}, {"main": ["X"]}], 0)
+    g = _game(ANSWER, "answer", [{"name": "X"}]).new_state([{}, {"main": ["X"]}], 0, log=True)
     assert (g.decision.player, g.decision.kind) == (1, "action")
     assert g.res[0]["got"] == 0  # the rest waits for the answer
     _choose(g, "answer")
@@ -486,7 +487,7 @@ def test_a_loop_goes_on_after_a_window_opened_in_one_of_its_passes():
         change(player, got, 10)
       }''')
     g = _game(rounds, "answer", [{"name": "X"}, {"name": "Y"}]).new_state(
-        [{}, {"main": ["X", "Y"]}], 0)
+        [{}, {"main": ["X", "Y"]}], 0, log=True)
     assert (g.decision.player, g.res[0]["got"]) == (1, 1)  # the first pass waits
     _choose(g, "X")
     assert (g.decision.player, g.res[0]["got"]) == (1, 1)  # the window reopens (Y left)
@@ -537,7 +538,7 @@ def test_a_loop_moving_a_zones_top_card_moves_the_top_cards_at_once(monkeypatch)
 
     monkeypatch.setattr(games, "movers", counted)
     game = _game(TOPS, "tops", [{"name": n} for n in "ABCDE"])
-    g = game.new_state([{"main": list("ABCDE")}, {}], 0)
+    g = game.new_state([{"main": list("ABCDE")}, {}], 0, log=True)
     names = {zone: [g.defs[c].name for c in g.zones[ZoneRef(zone, g.turn_player)]]
              for zone in ("hand", "deck", "slot")}
     assert names == {"hand": ["A"], "slot": ["D"], "deck": ["E", "C", "B"]}
@@ -577,7 +578,7 @@ def test_a_condition_on_a_filter_finding_a_card_runs_a_loop_each_conjunct_in_tur
     from interpreter.engine import instructions as I
 
     g = _game(EXISTS, "exists", [{"name": "A"}, {"name": "B"}]).new_state(
-        [{"main": ["A", "B"]}, {}], 0)
+        [{"main": ["A", "B"]}, {}], 0, log=True)
     assert g.res[0]["got"] == 1 + 100
     run = next(i for i in g.game.program[0].code if isinstance(i, I.Straight))
     assert not [c for c in run.fn.__code__.co_consts if hasattr(c, "co_name")]  # no generator
@@ -612,7 +613,7 @@ def test_a_loops_card_is_a_local_in_its_body_and_stays_in_the_env_after_it():
     from interpreter.engine import instructions as I
 
     g = _game(EACH, "each", [{"name": "A", "cost": 2}, {"name": "B", "cost": 5}]).new_state(
-        [{"main": ["A", "B"]}, {}], 0)
+        [{"main": ["A", "B"]}, {}], 0, log=True)
     assert g.res[0]["got"] == 2 + 5
     deck = [g.defs[c].name for c in g.zones[ZoneRef("deck", 0)]]
     assert deck == ["A"]  # (the hand was B, A: the loop ended on A)
@@ -660,7 +661,7 @@ def test_a_leaf_verb_run_inline_takes_a_zones_or_a_filters_cards_as_a_tuple(monk
     monkeypatch.setitem(exprs._HELPERS, "as_cards",
                         lambda g, v: calls.append(v) or vm.as_cards(g, v))
     g = _game(ZONE_PARAMS, "zonep", [{"name": "X"}, {"name": "Y"}]).new_state(
-        [{"main": ["X", "X", "Y"]}, {}], 0)
+        [{"main": ["X", "X", "Y"]}, {}], 0, log=True)
     assert g.res[0]["got"] == 3 + 2 + 1 and not calls
 
 
@@ -716,7 +717,7 @@ def test_a_choice_by_a_variable_reads_it_without_a_call():
     from interpreter.engine import vm
 
     game = _game(CHOOSER, "chooser", [{"name": "A"}, {"name": "B"}, {"name": "C"}])
-    g = game.new_state([{}, {"main": ["A", "B", "C"]}], 0)
+    g = game.new_state([{}, {"main": ["A", "B", "C"]}], 0, log=True)
     picks = [i for i in game.ruleset.verbs["pick"].body if isinstance(i, I.Choose)]
     assert [(c.by_var, c.by) for c in picks] == [("player", None)]
     assert (g.decision.player, g.decision.kind) == (1, "choose")  # the opponent picks
@@ -741,7 +742,7 @@ def test_a_state_set_on_a_zones_cards_not_so_already_goes_to_the_setter_unfilter
 
     monkeypatch.setattr(games, "setters", recorded)
     g = _game(CLEARS, "clears", [{"name": n} for n in "ABC"]).new_state(
-        [{"main": list("ABC")}, {}], 0)
+        [{"main": list("ABC")}, {}], 0, log=True)
     hand = tuple(g.zones[ZoneRef("hand", g.turn_player)])
     assert given == [hand[:1], hand, hand] and all(g.flags[c] for c in hand)
     changes = [(e["card"], e["value"]) for e in g.log if e["e"] == "state"]
@@ -785,7 +786,7 @@ def test_a_loops_card_goes_to_a_primitive_as_a_one_card_tuple(monkeypatch):
     for made in ("setters", "flippers", "movers"):
         monkeypatch.setattr(games, made, recording(getattr(games, made)))
     g = _game(LOOPED, "looped", [{"name": n} for n in "AB"]).new_state(
-        [{"main": list("AB")}, {}], 0)
+        [{"main": list("AB")}, {}], 0, log=True)
     deck = g.zones[ZoneRef("deck", g.turn_player)]
     assert [type(c) for c in given] == [ZoneRef] + [tuple] * 6 and len(deck) == 2
     assert all(g.flags[c] == 0 and g.face[c] for c in deck)  # (moved: new objects)
@@ -824,5 +825,5 @@ def test_count_and_exists_of_a_tuple_of_cards_call_nothing(monkeypatch):
     monkeypatch.setitem(exprs._HELPERS, "as_cards",
                         lambda g, v: calls.append(v) or vm.as_cards(g, v))
     g = _game(HELD, "held", [{"name": n} for n in "AB"]).new_state(
-        [{"main": ["A", "B", "A"]}, {}], 0)
+        [{"main": ["A", "B", "A"]}, {}], 0, log=True)
     assert g.res[g.turn_player]["got"] == 2 + 100 and calls == [None, None]

@@ -33,7 +33,7 @@ deck:
 def test_an_action_limited_on_completion_counts_even_when_it_changed_nothing():
     """The count waits for the action's end; with no state change nor trigger to settle
     there, the end still counts it: not offered again, P1 has nothing left to do this turn."""
-    g = build_game(load_text(KNOCK, "knock.yaml"), []).new_state([{}, {}], 0)
+    g = build_game(load_text(KNOCK, "knock.yaml"), []).new_state([{}, {}], 0, log=True)
     labels = [a.label for a in g.legal_actions()]
     assert any("knock" in x for x in labels)
     g.apply(next(i for i, x in enumerate(labels) if "knock" in x))
@@ -64,7 +64,7 @@ deck:
 def test_a_turn_judged_at_its_end_ends_once():
     """The same board at the second turn end: judged there; the judgement decides nothing,
     so the game is a draw. That turn_end was reported once: the judgement came after it."""
-    g = build_game(load_text(STILL, "still.yaml"), []).new_state([{}, {}], 0)
+    g = build_game(load_text(STILL, "still.yaml"), []).new_state([{}, {}], 0, log=True)
     assert g.result is not None and g.result.winner is None
     assert "the same board for 2 turns" in g.result.reason
     ends = [r["turn"] for r in g.log if r["e"] == "turn_end"]
@@ -76,7 +76,7 @@ def test_a_phase_start_trigger_resolves_before_an_empty_phase_ends():
     triggered ability that heard the start resolves before the phase ends."""
     rulesets = Path(__file__).parent / "rulesets"
     game = load_game(str(rulesets / "rest.yaml"), (str(rulesets / "rest_cards.yaml"),))
-    g = game.new_state([{"main": ["bell"], "pile": ["bell"]}] * 2, 0)
+    g = game.new_state([{"main": ["bell"], "pile": ["bell"]}] * 2, 0, log=True)
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the main" in a.label))
     events = [(e["e"], e.get("phase")) for e in g.log
               if e["e"] in ("phase_start", "phase_end", "moved")]
@@ -120,7 +120,7 @@ def test_one_instruction_ends_a_phase_and_starts_the_next():
                       ("middle", "last"), (None, "last")]
     ends = [i.ending and i.ending.name for i in game.program if isinstance(i, TurnEnd)]
     assert ends == ["last", None]
-    g = game.new_state([{}, {}], 0)
+    g = game.new_state([{}, {}], 0, log=True)
     for _ in range(2):  # pass in the first and the last phase
         g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
     assert _phase_events(g) == [("phase_start", "first"), ("phase_end", "first"),
@@ -138,7 +138,7 @@ def test_a_pass_goes_on_at_once_up_to_the_end_of_the_game():
     """A pass runs on from the window in the answer itself (Window.resume): there the turn
     limit that ends the game is reached, and the game ends as in the run loop."""
     g = build_game(load_text(PHASES + "limits: {turns: 1}\n", "phases.yaml"), []).new_state(
-        [{}, {}], 0)
+        [{}, {}], 0, log=True)
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
     assert g.decision.prompt == "last phase: act"
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
@@ -174,7 +174,7 @@ def test_a_pick_goes_on_at_once_up_to_the_end_of_the_game():
     after the last one what follows the choice runs, here up to the end of the game."""
     cards = "ruleset: pick\ncards:\n  - {name: a}\n  - {name: b}\n  - {name: c}\n"
     game = build_game(load_text(PICK, "pick.yaml"), [load_text(cards, "cards.yaml")])
-    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0)
+    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0, log=True)
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "pick" in a.label))
     assert g.decision.kind == "choose" and len(g.decision.options) == 3
     g.apply(0)
@@ -188,7 +188,7 @@ def test_counts_that_end_with_a_phase_end_in_the_state_not_in_its_clones():
     """Action counts end in place at the phase's end (turn.expire): a clone made before
     keeps its own."""
     text = PHASES.replace('do: "let x = 1"', 'limit: {count: 2, per: phase}\n    do: "let x = 1"')
-    g = build_game(load_text(text, "phases.yaml"), []).new_state([{}, {}], 0)
+    g = build_game(load_text(text, "phases.yaml"), []).new_state([{}, {}], 0, log=True)
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "knock" in a.label))
     before = g.clone()
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "end the" in a.label))
@@ -201,7 +201,7 @@ def test_a_pending_choice_is_kept_by_its_frame_and_copied_with_it():
     env; a clone made between two picks goes on with its own copy."""
     cards = "ruleset: pick\ncards:\n  - {name: a}\n  - {name: b}\n  - {name: c}\n"
     game = build_game(load_text(PICK, "pick.yaml"), [load_text(cards, "cards.yaml")])
-    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0)
+    g = game.new_state([{"main": ["a", "b", "c"]}] * 2, 0, log=True)
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "pick" in a.label))
     g.apply(0)
     f = g.frames[-1]
@@ -222,7 +222,7 @@ def test_a_lone_triggered_ability_is_delivered_without_ordering(monkeypatch):
                                                                     original(self, g, f)))
     rulesets = Path(__file__).parent / "rulesets"
     game = load_game(str(rulesets / "rest.yaml"), (str(rulesets / "rest_cards.yaml"),))
-    g = game.new_state([{"main": ["alarm"], "pile": ["plain", "plain"]}] * 2, 0)
+    g = game.new_state([{"main": ["alarm"], "pile": ["plain", "plain"]}] * 2, 0, log=True)
     hand = g.zones[g.zone_key("hand", 0)]
     g.apply(next(i for i, a in enumerate(g.legal_actions()) if "rest" in a.label))
     assert runs == [1] and len(hand) == 1  # the alarm heard its resting: it drew a card

@@ -315,9 +315,11 @@ if mods and name in mods:
         return range(first, first + n)
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
-                  log: bool = True, turns: int | None = None) -> GameState:
+                  log: bool = False, turns: int | None = None) -> GameState:
         """A match at its first decision. decks[p] maps a deck section to card names;
-        `turns` overrides the ruleset's turn limit (`limits.turns`)."""
+        `turns` overrides the ruleset's turn limit (`limits.turns`). With `log=True` the
+        state keeps every event in `state.log` (as `tcg play --log` writes them): off by
+        default, since keeping it costs as much as the engine's own work."""
         # (set.union and map: C loops, at every match)
         g = GameState(self.for_cards(set().union(*(names for deck in decks
                                                    for names in deck.values()))), seed)

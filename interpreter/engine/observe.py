@@ -33,12 +33,23 @@ def determinize(g: GameState, player: int, rng) -> GameState:
     return world
 
 
-def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
+def _states(g: GameState, cid: int) -> list[str]:
+    flags = g.flags[cid]  # (most cards have no state: no look at each)
+    return [s for s, sdef in g.game.ruleset.states.items() if flags >> sdef.index & 1] \
+        if flags else []
+
+
+def _unseen(g: GameState, cid: int) -> dict:
     # A card's states are public even when the card is not: which hidden card an effect
     # picked is known, not what it is (a card picked from a hand in a simultaneous choice).
-    states = [s for s in g.game.ruleset.states if g.has_state(cid, s)]
+    states = _states(g, cid)
+    return {"hidden": True, "states": states} if states else {"hidden": True}
+
+
+def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     if not visible(g, cid, viewer):
-        return {"hidden": True, "states": states} if states else {"hidden": True}
+        return _unseen(g, cid)
+    states = _states(g, cid)
     d = g.defs[cid]
     view: dict[str, Any] = {"id": cid, "name": d.name}
     if states:
@@ -50,23 +61,28 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
             value = g.get(cid, prop)
             if value is not None:
                 view[prop] = value
-    counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v}
+    counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v} \
+        if g.counters else None
     if counters:
         view["counters"] = counters
     return view
 
 
-def observation(g: GameState, viewer: int) -> dict:
+def observation(g: GameState, viewer: int, options: bool = True) -> dict:
     zones = {}
+    visibility, known = g.game.visibility, g.known
     for ref, cards in g.zones.items():
         key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
-        zones[key] = [card_view(g, c, viewer) for c in cards]
+        if visibility[ref.name] == "hidden" and not (known and any(c in known for c in cards)):
+            zones[key] = [_unseen(g, c) for c in cards]  # (a deck: no card of it to look at)
+        else:
+            zones[key] = [card_view(g, c, viewer) for c in cards]
     obs = {
         "you": f"P{viewer + 1}", "turn": g.turn, "turn_player": f"P{g.turn_player + 1}",
         "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
         "zones": zones,
     }
-    if g.decision is not None and g.decision.player == viewer:
+    if options and g.decision is not None and g.decision.player == viewer:
         obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
 
@@ -117,6 +133,36 @@ class LazyLabels(Sequence):
         if i not in self._cache:
             self._cache[i] = label(self._g, self._decision.options[i], self._decision.player)
         return self._cache[i]
+
+
+def option_kind(option: Any, decision_kind: str) -> str:
+    """What kind of answer an option is (Action.kind)."""
+    if option in (PASS, DECLINE):
+        return "pass"
+    if option == DONE:
+        return "done"
+    if option is True or option is False:
+        return "yes" if option else "no"
+    if decision_kind == "order":
+        return "trigger"
+    if type(option) is tuple and len(option) == 3 and type(option[0]) is str:
+        return option[0]
+    return "choose" if isinstance(option, int) else decision_kind
+
+
+def option_cards(g: GameState, option: Any, viewer: int) -> tuple[int | None, ...]:
+    """The cards an option names (Action.cards): ids, None where `viewer` cannot see the card."""
+    if option is True or option is False or option == DONE:
+        cards: tuple = ()
+    elif isinstance(option, int):
+        cards = (option,)
+    elif type(option) is tuple and len(option) == 3 and type(option[0]) is str:
+        cards = () if option[1] is None else (option[1],)
+    elif type(option) is tuple and len(option) == 4:  # a triggered ability: its card
+        cards = (option[0],)
+    else:
+        cards = ()
+    return tuple(c if visible(g, c, viewer) else None for c in cards)
 
 
 def label(g: GameState, option: Any, viewer: int | None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -74,12 +74,85 @@ class Result:
     turns: int = 0
 
 
-@dataclass(frozen=True)
 class Action:
-    """One legal answer to the pending decision: its index and how the deciding player sees it."""
+    """One legal answer to a decision: its `index` among the decision's options, its `kind`,
+    the `cards` it names and its `label` (how the deciding player sees it, made when first
+    read: read it before the state moves on).
 
-    index: int
-    label: str
+    `kind` is the ruleset's action name ("summon", "attack"...), or "pass" (end a phase, let
+    a window go by), "done" (stop choosing), "yes" / "no" (an optional effect), "choose" (one
+    card of a choice) or "trigger" (which triggered ability resolves next). `cards` are card
+    ids as in observations; a card the deciding player cannot see is None there (its id
+    would tell which card it is: ids follow the decks' lists). `ability` is the index of the
+    card's activated ability an action uses, else None."""
+
+    __slots__ = ("index", "option", "decision", "_g", "_label")
+
+    def __init__(self, index: int, option: Any, decision: Decision, g: GameState) -> None:
+        self.index, self.option, self.decision, self._g = index, option, decision, g
+        self._label: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return observe.option_kind(self.option, self.decision.kind)
+
+    @property
+    def cards(self) -> tuple[int | None, ...]:
+        return observe.option_cards(self._g, self.option, self.decision.player)
+
+    @property
+    def ability(self) -> int | None:
+        o = self.option
+        return o[2] if type(o) is tuple and len(o) == 3 and type(o[0]) is str else None
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            self._label = observe.label(self._g, self.option, self.decision.player)
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Action and other.index == self.index \
+            and (other.decision is self.decision or other.decision == self.decision)
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.option))
+
+    def __repr__(self) -> str:
+        return f"Action(index={self.index}, kind={self.kind!r}, cards={self.cards!r}, " \
+               f"label={self.label!r})"
+
+
+class LegalActions(Sequence):
+    """The legal answers to the pending decision: a lazy view (an Action is made when read,
+    its label when that is read), with `len`, indexing, iteration and `in`."""
+
+    __slots__ = ("_g", "_decision", "_options")  # (one is made at every legal_actions())
+
+    def __init__(self, g: GameState) -> None:
+        d = self._decision = g.decision
+        self._g, self._options = g, () if d is None else d.options
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._options)))]
+        option = self._options[i]  # (IndexError past the end: iteration stops there)
+        return Action(i if i >= 0 else i + len(self._options), option, self._decision, self._g)
+
+    def __contains__(self, action: object) -> bool:
+        return type(action) is Action and 0 <= action.index < len(self._options) \
+            and (action.decision is self._decision or action.decision == self._decision)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class IllegalAction(ValueError):
@@ -210,23 +283,40 @@ class GameState:
         """Who must decide now (0-based), or None when the game is over."""
         return None if self.decision is None else self.decision.player
 
-    def legal_actions(self) -> list[Action]:
-        """The legal answers to the pending decision, labelled as the deciding player sees them."""
-        d = self.decision
-        if d is None:
-            return []
-        return [Action(i, observe.label(self, o, d.player)) for i, o in enumerate(d.options)]
+    def legal_actions(self) -> LegalActions:
+        """The legal answers to the pending decision (empty when the game is over), for
+        `current_player`: a lazy view of Actions, each with its kind, cards and label."""
+        return LegalActions(self)
 
     def apply(self, action: Action | int) -> None:
-        """Answer the pending decision and run to the next one (checked: raises IllegalAction)."""
+        """Answer the pending decision with one of its legal actions, or an option's index
+        (an int, numpy's too), and run to the next decision. Checked: raises IllegalAction
+        for anything else (an Action of another decision too)."""
         d = self.decision
-        index = action.index if isinstance(action, Action) else action
+        if d is not None:
+            if type(action) is int:  # (first: runners answer with indexes at every decision)
+                if 0 <= action < len(d.options):
+                    vm.answer(self, d.options[action])
+                    return
+            elif type(action) is Action:
+                if action.decision is d or action.decision == d:
+                    vm.answer(self, action.option)
+                    return
+            elif hasattr(action, "__index__") and not isinstance(action, bool) \
+                    and 0 <= action.__index__() < len(d.options):
+                vm.answer(self, d.options[action.__index__()])
+                return
+        raise self._illegal(action)
+
+    def _illegal(self, action: object) -> IllegalAction:
+        d = self.decision
         if d is None:
-            raise IllegalAction(f"the game is over ({self.result.reason if self.result else ''})")
-        if not isinstance(index, int) or not 0 <= index < len(d.options):
-            raise IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
-                                f"{len(d.options)} options")
-        vm.answer(self, d.options[index])
+            return IllegalAction(f"the game is over ({self.result.reason if self.result else ''})")
+        if type(action) is Action:
+            return IllegalAction(f"{action!r} is not legal now: it answers "
+                                 f"{action.decision.prompt!r}, the pending decision is {d.prompt!r}")
+        return IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
+                             f"{len(d.options)} options")
 
     def determinize(self, player: int, rng) -> GameState:
         """A copy with the cards `player` cannot see dealt again at random (for search)."""
@@ -237,9 +327,10 @@ class GameState:
         if self.result is None:
             vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
 
-    def observation(self, player: int) -> dict:
-        """What `player` may see: never the opponent's hand or any deck order."""
-        return observe.observation(self, player)
+    def observation(self, player: int, options: bool = True) -> dict:
+        """What `player` may see: never the opponent's hand or any deck order. With
+        `options`, the labels of the options when `player` is the one deciding."""
+        return observe.observation(self, player, options)
 
     def keep_log(self, log: list[dict] | None) -> None:
         """Log into `log` (None: keep no log). `heard`, the events something hears (a

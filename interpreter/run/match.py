@@ -64,7 +64,7 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
     if setup.turns is not None:
         header["turns"] = setup.turns
     writer.line(header)
-    g = game.new_state([d.sections for d in decks], setup.seed, turns=setup.turns)
+    g = game.new_state([d.sections for d in decks], setup.seed, log=True, turns=setup.turns)
     while True:
         writer.events(g)
         if g.result is not None:

@@ -154,7 +154,7 @@ def _start(game: Game, spec: dict) -> GameState:
     if "state" not in spec and spec.get("decks"):
         decks = [{section: [name for name, n in cards.items() for _ in range(n)]
                   for section, cards in deck.items()} for deck in spec["decks"]]
-        return game.new_state(decks, seed)
+        return game.new_state(decks, seed, log=True)
     return build_state(game, spec.get("state") or {}, seed)
 
 
