@@ -46,13 +46,21 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     if not g.face[cid]:
         view["face_down"] = True
     for prop, pdef in g.game.ruleset.properties.items():
-        if pdef.type == "number" and prop in d.props:
-            value = g.get(cid, prop)
+        if prop in d.props:
+            value = g.get(cid, prop) if pdef.type == "number" else g.word(cid, pdef)
             if value is not None:
                 view[prop] = value
     counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v}
     if counters:
         view["counters"] = counters
+    host = g.host.get(cid)
+    if host is not None:  # (a hidden host is named as hidden, like any card)
+        view["attached_to"] = host if visible(g, host, viewer) else None
+    if d.text:
+        view["text"] = d.text  # printed, for people to read
+    texts = [a.text for a in d.abilities if a.text]
+    if texts:
+        view["abilities"] = texts
     return view
 
 
@@ -66,8 +74,11 @@ def observation(g: GameState, viewer: int) -> dict:
         "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
         "zones": zones,
     }
-    if g.decision is not None and g.decision.player == viewer:
-        obs["options"] = [label(g, o, viewer) for o in g.decision.options]
+    if g.decision is not None:
+        obs["deciding"] = f"P{g.decision.player + 1}"
+        if g.decision.player == viewer:
+            obs["question"] = g.decision.prompt
+            obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
 
 
