@@ -64,15 +64,16 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     return view
 
 
-def observation(g: GameState, viewer: int) -> dict:
+def observation(g: GameState, viewer: int | None) -> dict:
+    """What `viewer` may see (None: everything, for a designer's replay; never for a seat)."""
     zones = {}
     for ref, cards in g.zones.items():
         key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
         zones[key] = [card_view(g, c, viewer) for c in cards]
     obs = {
-        "you": f"P{viewer + 1}", "turn": g.turn, "turn_player": f"P{g.turn_player + 1}",
-        "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
-        "zones": zones,
+        "you": None if viewer is None else f"P{viewer + 1}", "turn": g.turn,
+        "turn_player": f"P{g.turn_player + 1}", "phase": g.phase,
+        "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players}, "zones": zones,
     }
     if g.decision is not None:
         obs["deciding"] = f"P{g.decision.player + 1}"
