@@ -186,8 +186,8 @@ def _play(args: argparse.Namespace) -> int:
         return opened[0]
 
     try:
-        g = resume(args.resume, show) if args.resume else \
-            play(setup, open_log if args.log else None, show)
+        g = resume(args.resume, show, narrator.follow) if args.resume else \
+            play(setup, open_log if args.log else None, show, watch=narrator.follow)
     finally:
         for f in opened:
             f.close()

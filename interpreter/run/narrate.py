@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from interpreter.engine.game import Game
+from interpreter.engine.state import GameState, visible
 
 _QUIET = {"state", "flipped", "shuffled", "created", "phase_end", "turn_end", "resource",
           "counter", "game_over", "looked"}
@@ -23,6 +24,12 @@ class Narrator:
         self.me = None if viewer is None else f"P{viewer + 1}"
         self.place: dict[str, tuple[str, str | None, bool]] = {}  # card -> (zone, owner, face up)
         self.shown: set[str] = set()  # cards revealed to the viewer since they last moved
+        # the live match, when there is one: the records do not say which face a card was
+        # put with, the state does (a card is named only if the viewer can see it now too)
+        self.state: GameState | None = None
+
+    def follow(self, g: GameState) -> None:
+        self.state = g
 
     def line(self, r: dict) -> str | None:
         text = self._line(r)
@@ -32,6 +39,7 @@ class Narrator:
 
     def _line(self, r: dict) -> str | None:
         e = r.get("e")
+        seen_before = e == "moved" and self._recorded(r["card"])
         if self.viewer is not None:
             self._follow(r)
             if r.get("private", self.me) != self.me:
@@ -50,7 +58,9 @@ class Narrator:
         if e == "phase_start":
             return f" [{r['phase']}]"
         if e == "moved":
-            return self._move(r)
+            seen = self.viewer is None or seen_before or self.sees(r["card"])
+            card = r["card"] if seen else "a card"
+            return f"    {card}: {r['from_zone']} → {r['to_zone']} ({r['player']})"
         if e == "move_failed":
             return f"    {self.name(r['card'])} cannot go to {r['to']}: {r['why']}"
         values = [v for k, v in r.items() if k not in ("e", "ref", "ability", "private")]
@@ -79,6 +89,16 @@ class Narrator:
 
     def sees(self, card: str) -> bool:
         """Whether the viewer may see the card now (as engine.state.visible rules)."""
+        if self.viewer is None:
+            return True
+        if self.state is not None:
+            cid = int(card.rpartition("#")[2])
+            if cid >= len(self.state.defs) or not visible(self.state, cid, self.viewer):
+                return False
+        return self._recorded(card)
+
+    def _recorded(self, card: str) -> bool:
+        """Whether the viewer could see the card, as far as the records tell."""
         if self.viewer is None or card in self.shown:
             return True
         if card not in self.place:
@@ -93,17 +113,6 @@ class Narrator:
     def name(self, card: object) -> str:
         text = str(card)
         return text if not _CARD.fullmatch(text) or self.sees(text) else "a card"
-
-    def _move(self, r: dict) -> str:
-        card = r["card"]
-        # (already followed: the card is where it went; seen there, or where it came from)
-        seen = self.viewer is None or self.sees(card) or self._visible(r["from_zone"], r["player"])
-        return f"    {card if seen else 'a card'}: {r['from_zone']} → {r['to_zone']} ({r['player']})"
-
-    def _visible(self, zone: str, owner: str) -> bool:
-        zdef = self.game.ruleset.zones[zone]
-        return zdef.visibility != "hidden" and (
-            owner == self.me or (zdef.visibility == "public" and zdef.face == "up"))
 
     def _short(self, v: object) -> object:
         if isinstance(v, list):

@@ -68,6 +68,7 @@ class Replay:
             raise TableError(f"there is no P{viewer + 1} in {self.game.ruleset.id}")
         g = self.state_at(k)
         narrator = Narrator(self.game, viewer, refs=True)
+        narrator.follow(g)
         lines = [t.strip("\n") for t in map(narrator.line, self.records_before(k)) if t]
         chosen = None
         if k < self.steps and g.decision is not None and g.decision.player == viewer:

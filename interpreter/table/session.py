@@ -49,6 +49,8 @@ class Table:
         self.humans = humans
         self.records: list[dict] = []
         self.narrators = [Narrator(game, p, refs=True) for p in g.players]
+        for narrator in self.narrators:
+            narrator.follow(g)
         self.lines: list[list[str]] = [[] for _ in g.players]
         for r in records:
             self._record(r)
