@@ -91,12 +91,18 @@ def _answer(raw: str, observation: dict, n: int) -> int | str:
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width and circled digits: digits
     if text == CONCEDE:
         raise Concede
-    if text.isascii() and text.isdigit() and int(text) < n:
+    if _number(text) is not None and _number(text) < n:
         return int(text)
-    if text.startswith("?") and text[1:].strip().lstrip("#").isascii() \
-            and text[1:].strip().lstrip("#").isdigit():
-        return _card_text(observation, int(text[1:].strip().lstrip("#")))
+    wanted = _number(text[1:].strip().lstrip("#")) if text.startswith("?") else None
+    if wanted is not None:
+        return _card_text(observation, wanted)
     return f"type a number from 0 to {n - 1}, ?N to read card #N, or 'concede'"
+
+
+def _number(text: str) -> int | None:
+    # (ASCII digits only: int() reads other scripts' digits; a short number: int() refuses
+    # thousands of digits)
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 def _card_text(observation: dict, cid: int) -> str:
