@@ -39,6 +39,7 @@ def resources(game: Game, values: dict[str, dict]) -> dict[str, list[dict]]:
 def areas(game: Game, zones: dict[str, list[dict]], you: str) -> dict[str, list[dict]]:
     """Zones by owner: the other players' at the top, shared ones between, the seat's below."""
     out: dict[str, list[dict]] = {"theirs": [], "shared": [], "mine": []}
+    names = {c["id"]: c["name"] for cards in zones.values() for c in cards if "id" in c}
     for key, cards in zones.items():
         name, _, owner = key.partition("@")
         zdef = game.ruleset.zones[name]
@@ -50,7 +51,7 @@ def areas(game: Game, zones: dict[str, list[dict]], you: str) -> dict[str, list[
             "key": key, "name": name, "owner": owner or None, "layout": layout,
             "about": zdef_description(game, name), "visibility": zdef.visibility,
             "capacity": zdef.capacity, "count": len(cards),
-            "cards": [card(game, c) for c in cards],
+            "cards": [card(game, c, names) for c in cards],
         })
     return out
 
@@ -60,7 +61,7 @@ def zdef_description(game: Game, name: str) -> str:
     return str(raw.get("description", "")) if isinstance(raw, dict) else ""
 
 
-def card(game: Game, c: dict) -> dict:
+def card(game: Game, c: dict, names: dict[int, str]) -> dict:
     if c.get("hidden"):
         return {"hidden": True, "states": c.get("states", [])}
     d = game.cards.get(c["name"]) or game.tokens.get(c["name"])
@@ -74,13 +75,14 @@ def card(game: Game, c: dict) -> dict:
     return {"id": c["id"], "name": c["name"], "text": c.get("text", ""),
             "abilities": c.get("abilities", []), "props": props, "states": c.get("states", []),
             "counters": c.get("counters", {}), "face_down": bool(c.get("face_down")),
-            "attached_to": _host(c)}
+            "attached_to": _host(c, names)}
 
 
-def _host(c: dict) -> int | str | None:
+def _host(c: dict, names: dict[int, str]) -> str | None:
     if "attached_to" not in c:
         return None
-    return "hidden" if c["attached_to"] is None else c["attached_to"]
+    host = c["attached_to"]
+    return "a hidden card" if host is None else f"{names.get(host, '')}#{host}"
 
 
 def question(obs: dict, option_cards: list[int | None]) -> dict | None:

@@ -6,6 +6,7 @@ const params = new URLSearchParams(location.search);
 const seat = params.get("seat");
 const replayMode = params.has("replay");
 const $ = (id) => document.getElementById(id);
+const BIG_ZONE = 12;  // more cards than this: the zone is folded
 let socket = null;
 let current = null;
 
@@ -114,6 +115,10 @@ function drawZone(zone, byCard) {
     body = el("div", {class: "pile"}, drawCard(top, byCard),
       el("details", {}, el("summary", {}, `${rest.length} more`),
         el("div", {class: "row"}, rest.map((c) => drawCard(c, byCard)))));
+  } else if (zone.cards.length > BIG_ZONE) {  // folded, unless a card in it can be picked
+    const open = zone.cards.some((c) => byCard.has(c.id));
+    body = el("details", {open: open ? "" : null}, el("summary", {}, `${zone.count} cards`),
+      el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard))));
   } else {
     body = el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard)));
   }
@@ -139,7 +144,7 @@ function drawCard(card, byCard) {
     el("div", {class: "props"}, props),
     card.states.length ? el("div", {class: "states"}, card.states.map((s) => el("span", {class: "state"}, s))) : null,
     counters.length ? el("div", {class: "counters"}, counters) : null,
-    card.attached_to !== null ? el("div", {class: "attached"}, `attached to #${card.attached_to}`) : null,
+    card.attached_to !== null ? el("div", {class: "attached"}, `attached to ${card.attached_to}`) : null,
     el("div", {class: "text"}, text.join(" / ")));
 }
 
@@ -187,7 +192,11 @@ function drawResources(view) {
 
 function drawLog(view) {
   const log = $("log");
-  log.replaceChildren(...view.log.map((line) => el("li", {class: line.startsWith("==") ? "turn" : ""}, line)));
+  log.replaceChildren(...view.log.map((line) => {
+    const ref = line.match(/^(.*?)  \[(.+)\]$/s);  // a rule's ref, cited after two spaces
+    return el("li", {class: line.startsWith("==") ? "turn" : ""},
+      ref ? [ref[1], el("span", {class: "ref"}, ` [${ref[2]}]`)] : line);
+  }));
   log.scrollTop = log.scrollHeight;
 }
 
