@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,32 @@ def test_serve_refuses_bad_options_in_words():
                            capture_output=True, text=True, timeout=60)
         assert r.returncode in (1, 2) and words in r.stdout + r.stderr, (args, r.stdout, r.stderr)
         assert "Traceback" not in r.stderr
+
+
+def test_tcg_serve_prints_the_seat_url_and_serves_it():
+    import socket
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    p = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "ucb", "--agents",
+                          "human,random", "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert re.fullmatch(rf"P1: http://127\.0\.0\.1:{port}/\?seat=[\w-]{{20,}}\n", line), line
+        url = line.split(": ", 1)[1].strip()
+        for _ in range(100):
+            try:
+                page = httpx.get(url, timeout=5)
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert page.status_code == 200 and 'src="/static/table.js"' in page.text
+        view = httpx.get(url.replace("/?", "/api/view?"), timeout=5).json()
+        assert view["you"] == "P1" and view["ruleset"]["id"] == "ucb"
+    finally:
+        p.terminate()
+        p.wait(10)
