@@ -135,18 +135,11 @@ def _serve(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import TcgError
 
     try:
-        import uvicorn
-
-        from interpreter.table.serve import prepare
+        from interpreter.table.serve import serve
     except ImportError as e:
         raise TcgError(f"tcg serve needs the table extra ({e.name} is missing): "
                        "pip install -e '.[table]'") from None
-    server, urls = prepare(args)
-    base = f"http://{'127.0.0.1' if args.host == '0.0.0.0' else args.host}:{args.port}"
-    for who, path in urls:
-        print(f"{who}: {base}{path}", flush=True)
-    uvicorn.run(server.app, host=args.host, port=args.port, log_level="warning")
-    return 0
+    return serve(args)
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -285,6 +285,10 @@ def test_tcg_serve_prints_the_seat_url_and_serves_it():
         assert page.status_code == 200 and 'src="/static/table.js"' in page.text
         view = httpx.get(url.replace("/?", "/api/view?"), timeout=5).json()
         assert view["you"] == "P1" and view["ruleset"]["id"] == "ucb"
+        again = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port)],
+                               cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert again.returncode == 2 and "choose another --port" in again.stderr
+        assert again.stdout == ""  # no URL printed for a server that is not there
     finally:
         p.terminate()
         p.wait(10)

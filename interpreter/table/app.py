@@ -38,8 +38,9 @@ class Room:
         self.sockets: set[tuple[WebSocket, str]] = set()
         self.lock = asyncio.Lock()
 
-    async def act(self, token: str, message: dict) -> None:
-        async with self.lock:
+    async def act(self, token: str, message: dict) -> dict:
+        """Carry out a seat's message, send every watching seat its view; the sender's view."""
+        async with self.lock:  # (the engine runs in a thread: no view is read meanwhile)
             player = self.table.seat(token)
             if message.get("new"):
                 old = self.table
@@ -53,14 +54,19 @@ class Room:
                 await run_in_threadpool(self.table.choose, player, message["option"])
             else:
                 raise TableError("send {option: N}, {concede: true} or {new: true}")
-        await self.broadcast()
+            await self._broadcast()
+            return self.view(token)
+
+    async def current(self, token: str) -> dict:
+        async with self.lock:
+            return self.view(token)
 
     def view(self, token: str) -> dict:
         view = self.table.view(self.table.seat(token))
         view["hotseat"] = self.table.tokens[token] is None
         return view
 
-    async def broadcast(self) -> None:
+    async def _broadcast(self) -> None:
         for ws, token in list(self.sockets):
             try:
                 await ws.send_json(self.view(token))
@@ -104,13 +110,12 @@ class Server:
 
     async def get_view(self, request: Request) -> Response:
         token = request.query_params.get("seat")
-        return JSONResponse(self.room(token).view(token))
+        return JSONResponse(await self.room(token).current(token))
 
     async def post_act(self, request: Request) -> Response:
         token = request.query_params.get("seat")
-        room = self.room(token)
-        await room.act(token, await _json(request))
-        return JSONResponse(room.view(token))
+        message = await _json(request)
+        return JSONResponse(await self.room(token).act(token, message))
 
     async def socket(self, ws: WebSocket) -> None:
         token = ws.query_params.get("seat")
@@ -121,7 +126,7 @@ class Server:
         await ws.accept()
         room.sockets.add((ws, token))
         try:
-            await ws.send_json(room.view(token))
+            await ws.send_json(await room.current(token))
             while True:
                 message = await ws.receive_json()
                 try:

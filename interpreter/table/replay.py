@@ -48,8 +48,9 @@ class Replay:
     def state_at(self, k: int) -> GameState:
         if not 0 <= k <= self.steps:
             raise TableError(f"no step {k}: the log has steps 0 to {self.steps}")
-        if self._kept is not None and self._kept[0] <= k:  # (stepping forward: go on from there)
-            done, g = self._kept[0], self._kept[1].clone(keep_log=True)
+        kept = self._kept  # (read once: requests run in threads)
+        if kept is not None and kept[0] <= k:  # (stepping forward: go on from there)
+            done, g = kept[0], kept[1].clone(keep_log=True)
         else:
             done, g = 0, self.game.new_state(self.decks, self.setup.seed, turns=self.setup.turns)
         for step in self.script[done:k]:

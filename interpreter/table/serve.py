@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import socket
+
+import uvicorn
 
 from interpreter.diagnostics import TcgError
 from interpreter.run.loading import load_game
@@ -36,3 +39,18 @@ def prepare(args: argparse.Namespace) -> tuple[Server, list[tuple[str, str]]]:
     urls = [("both seats" if p is None else f"P{p + 1}", f"/?seat={token}")
             for token, p in table.tokens.items()]
     return server, urls
+
+
+def serve(args: argparse.Namespace) -> int:
+    server, urls = prepare(args)
+    try:  # (bound here: a port in use is an error in words, before any URL is printed)
+        sock = socket.create_server((args.host, args.port))
+    except OSError as e:
+        raise TcgError(f"cannot listen on {args.host}:{args.port}: {e.strerror}; "
+                       "choose another --port") from None
+    port = sock.getsockname()[1]
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    for who, path in urls:
+        print(f"{who}: http://{host}:{port}{path}", flush=True)
+    uvicorn.Server(uvicorn.Config(server.app, log_level="warning")).run(sockets=[sock])
+    return 0

@@ -213,15 +213,25 @@ function drawResult(view) {
 }
 
 // ---------- the replay viewer ----------
-let step = 0;
+let step = 0;  // the step asked for last (clicks move it at once: fast clicks all count)
+let steps = 0;
+let asked = 0;  // requests made: an answer to an earlier one is dropped
 let viewer = "all";
 
 function loadStep(query) {
+  const id = ++asked;
   fetch(`/api/replay?${query}&view=${viewer}`).then((r) => r.json()).then((view) => {
+    if (id !== asked) return;
     if (view.error) { toast(view.error); return; }
     step = view.step;
+    steps = view.steps;
     render(view);
   });
+}
+
+function goTo(k) {
+  step = Math.max(0, Math.min(steps, k));
+  loadStep(`step=${step}`);
 }
 
 function drawReplayBar(view) {
@@ -240,11 +250,11 @@ function drawReplayBar(view) {
 
 function startReplay() {
   $("replaybar").hidden = false;
-  $("back").onclick = () => loadStep(`step=${Math.max(0, step - 1)}`);
-  $("forward").onclick = () => loadStep(`step=${step + 1}`);
-  $("slider").oninput = () => loadStep(`step=${$("slider").value}`);
+  $("back").onclick = () => goTo(step - 1);
+  $("forward").onclick = () => goTo(step + 1);
+  $("slider").oninput = () => goTo(Number($("slider").value));
   $("jump").onclick = () => loadStep(`turn=${$("turn").value || 1}`);
-  $("viewer").onchange = () => { viewer = $("viewer").value; loadStep(`step=${step}`); };
+  $("viewer").onchange = () => { viewer = $("viewer").value; goTo(step); };
   $("fork").onclick = () => {
     const seatName = viewer === "all" ? (current.deciding || "P1") : viewer;
     fetch("/api/fork", {method: "POST", body: JSON.stringify({step, seat: seatName, agent: $("agent").value})})
