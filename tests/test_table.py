@@ -292,3 +292,21 @@ def test_tcg_serve_prints_the_seat_url_and_serves_it():
     finally:
         p.terminate()
         p.wait(10)
+
+
+def test_the_question_says_what_it_is_about():
+    """"choose the blocker for 錬金術師's attack": the prompt, the card it is about, and how far a
+    choice of several cards has got."""
+    t, client, seats = table("ucb", ["human", "human"], seed=2, turns=None)
+    rng = random.Random(1)
+    asked: set[str] = set()
+    for _ in range(3000):
+        if t.g.result is not None:
+            break
+        player = t.g.decision.player
+        view = client.get(f"/api/view?seat={seats[player]}").json()
+        asked.add(view["question"]["prompt"])
+        client.post(f"/api/act?seat={seats[player]}",
+                    json={"option": rng.randrange(len(view["question"]["options"]))})
+    assert any(re.fullmatch(r"attack: choose up to 1 \(blocker\) — .+#\d+", q) for q in asked), asked
+    assert any(re.fullmatch(r"pay: choose some \(m\) \(\d of \d chosen\)", q) for q in asked), asked

@@ -78,9 +78,27 @@ def observation(g: GameState, viewer: int | None) -> dict:
     if g.decision is not None:
         obs["deciding"] = f"P{g.decision.player + 1}"
         if g.decision.player == viewer:
-            obs["question"] = g.decision.prompt
+            obs["question"] = question(g, viewer)
             obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
+
+
+def question(g: GameState, viewer: int) -> str:
+    """The pending decision in words: its prompt, the card it is about (an attack's attacker)
+    when the viewer can see it, and how far a choice of several cards has got."""
+    d = g.decision
+    text = d.prompt
+    f = g.frames[-1] if g.frames else None
+    if f is None:
+        return text
+    card = f.env.get("card")
+    if type(card) is tuple and len(card) == 1:
+        card = card[0]
+    if type(card) is int and card < len(g.defs):
+        text += f" — {card_label(g, card, viewer)}"
+    if d.kind == "choose" and f.choice is not None and f.choice[1] > 1:
+        text += f" ({len(f.choice[2])} of {f.choice[1]} chosen)"
+    return text
 
 
 class LazyObservation(Mapping):
