@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
+pytest.importorskip("uvicorn")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -310,3 +311,24 @@ def test_the_question_says_what_it_is_about():
                     json={"option": rng.randrange(len(view["question"]["options"]))})
     assert any(re.fullmatch(r"attack: choose up to 1 \(blocker\) — .+#\d+", q) for q in asked), asked
     assert any(re.fullmatch(r"pay: choose some \(m\) \(\d of \d chosen\)", q) for q in asked), asked
+
+
+def test_a_puzzle_starts_from_the_scenario_state():
+    """`tcg serve --scenario FILE`: the scenario's state (its extra cards too), the human to play."""
+    import argparse
+
+    from interpreter.table.serve import prepare
+
+    path = ROOT / "tests/scenarios/ucb/battle_bigger_attacker_destroys_blocker.yaml"
+    args = argparse.Namespace(agents="human,random", turns=None, replay=None, ruleset=None,
+                              scenario=str(path), hotseat=False, deck=[], seed=0)
+    server, urls = prepare(args)
+    (who, url), = urls
+    client = TestClient(server.app)
+    view = client.get(url.replace("/?", "/api/view?")).json()
+    zones = {z["key"]: z for area in view["areas"].values() for z in area}
+    assert who == "P1" and view["turn"] == 3 and view["phase"] == "battle"
+    assert [c["name"] for c in zones["battle@P1"]["cards"]] == ["テスト大剣士"]
+    assert any(o["label"].startswith("attack with テスト大剣士") for o in view["question"]["options"])
+    view = client.post(url.replace("/?", "/api/act?"), json={"new": True}).json()
+    assert view["turn"] == 3 and view["result"] is None  # the puzzle again
