@@ -36,16 +36,15 @@ class Table:
                  hotseat: bool = False, taken: int = 0) -> None:
         """records: what happened before (a log's lines); taken: how many of the state's own
         log records they already hold."""
-        self.game, self.g, self.names, self.restart = game, g, agents, restart
+        self.game, self.g, self.restart = game, g, restart
         self.agents = [None if a == HUMAN else make_agent(a, seed * 1000 + i)
                        for i, a in enumerate(agents)]
         humans = [p for p, a in enumerate(self.agents) if a is None]
         if not humans:
             raise TcgError("the table needs a human seat: e.g. --agents human,greedy")
-        shared = secrets.token_urlsafe(16)
         # seat token -> the player it plays (None: hot-seat, whoever of the humans decides)
-        self.tokens: dict[str, int | None] = \
-            {shared: None} if hotseat else {secrets.token_urlsafe(16): p for p in humans}
+        self.tokens: dict[str, int | None] = {secrets.token_urlsafe(16): None} if hotseat \
+            else {secrets.token_urlsafe(16): p for p in humans}
         self.humans = humans
         self.records: list[dict] = []
         self.narrators = [Narrator(game, p, refs=True) for p in g.players]
@@ -141,13 +140,19 @@ class Table:
 def option_cards(g: GameState, viewer: int | None) -> list[int | None]:
     """For each option of the pending decision, the card it names if `viewer` can see it: a
     click on that card picks the option."""
-    out = []
-    for o in g.decision.options if g.decision else ():
-        cid = o if type(o) is int else o[1] if isinstance(o, tuple) and len(o) == 3 \
-            and isinstance(o[0], str) else o[0] if isinstance(o, tuple) and len(o) == 4 else None
-        out.append(cid if isinstance(cid, int) and cid < len(g.defs)
-                   and visible(g, cid, viewer) else None)
-    return out
+    cards = [_card_of(o) for o in (g.decision.options if g.decision else ())]
+    return [c if c is not None and visible(g, c, viewer) else None for c in cards]
+
+
+def _card_of(option: Any) -> int | None:
+    # (the option shapes observe.label reads)
+    if type(option) is int:
+        return option  # a card chosen
+    if isinstance(option, tuple) and len(option) == 3 and isinstance(option[0], str):
+        return option[1]  # an action taken with a card (None: an action without one)
+    if isinstance(option, tuple) and len(option) == 4:
+        return option[0]  # a triggered ability of a card
+    return None
 
 
 def result(g: GameState) -> dict | None:
