@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents.basic import Concede, HumanAgent
+from interpreter.engine.state import visible
+from interpreter.run.loading import load_game
+from interpreter.run.match import read_log, resolve_decks
+from tests.conftest import bundled_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 OBS = {"you": "P1", "turn": 1, "turn_player": "P1", "phase": "main", "question": "main phase: act",
@@ -87,3 +91,41 @@ def test_face_down_cards_are_not_named_to_the_other_player():
     before = r.stdout[: r.stdout.index("P2 (setup: choose 1")]
     assert "a card: charadeck → main (P1)" in before
     assert not re.search(r"#\d+: charadeck → (main|sub) \(P1\)", before)
+
+
+@pytest.mark.parametrize("ruleset", bundled_rulesets())
+def test_the_terminal_never_names_a_card_the_human_has_not_seen(tmp_path, ruleset):
+    """`tcg play` with a human: everything printed before the human's k-th answer (the account,
+    the board, the options) names only cards the human could see by then (issue 23)."""
+    log = tmp_path / "m.jsonl"
+    r = tcg("play", ruleset, "--agents", "human,random", "--seed", "4", "--turns", "6",
+            "--log", str(log), stdin="0\n" * 3000)
+    assert r.returncode == 0, r.stderr[-500:]
+    segments = r.stdout.split("\n> ")  # the input prompt ends what the human read before answering
+    allowed = seen_before_each_answer(log, human=0)
+    assert len(segments) == len(allowed)
+    for k, (text, ids) in enumerate(zip(segments, allowed, strict=True)):
+        named = {int(n) for n in re.findall(r"#(\d+)", text)}
+        assert named <= ids, f"before answer {k}: cards never seen: {sorted(named - ids)}"
+
+
+def seen_before_each_answer(log: Path, human: int) -> list[set[int]]:
+    """The cards `human` had seen by each of its answers (and by the end): re-run the log."""
+    _lines, setup, script = read_log(log)
+    game = load_game(setup.ruleset)
+    decks = [d.sections for d in resolve_decks(game, setup.ruleset, setup.decks)]
+    g = game.new_state(decks, setup.seed, turns=setup.turns)
+    seen: set[int] = set()
+    out, read = [], 0
+    me = f"P{human + 1}"
+    for step in [*script, None]:
+        seen |= {c for c in range(len(g.defs)) if visible(g, c, human)}
+        for rec in (g.log or [])[read:]:  # shown between two decisions
+            if rec.get("e") == "revealed" or (rec.get("e") == "looked" and rec["player"] == me):
+                seen |= {int(str(c).rpartition("#")[2]) for c in rec["cards"]}
+        read = len(g.log or [])
+        if step is None or g.decision.player == human:
+            out.append(set(seen))
+        if step is not None:
+            g.apply(step)
+    return out
