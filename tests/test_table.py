@@ -307,10 +307,14 @@ def test_the_question_says_what_it_is_about():
         player = t.g.decision.player
         view = client.get(f"/api/view?seat={seats[player]}").json()
         asked.add(view["question"]["prompt"])
+        picked = re.search(r"\((\d) of \d chosen\)$", view["question"]["prompt"])
+        if picked:  # the cards picked so far are marked on the board
+            assert len(view["question"]["chosen"]) == int(picked[1])
         client.post(f"/api/act?seat={seats[player]}",
                     json={"option": rng.randrange(len(view["question"]["options"]))})
     assert any(re.fullmatch(r"attack: choose up to 1 \(blocker\) — .+#\d+", q) for q in asked), asked
     assert any(re.fullmatch(r"pay: choose some \(m\) \(\d of \d chosen\)", q) for q in asked), asked
+    assert any(re.search(r"\([1-9] of \d chosen\)$", q) for q in asked)  # a second pick was asked
 
 
 def test_a_puzzle_starts_from_the_scenario_state():

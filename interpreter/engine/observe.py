@@ -79,6 +79,9 @@ def observation(g: GameState, viewer: int | None) -> dict:
         obs["deciding"] = f"P{g.decision.player + 1}"
         if g.decision.player == viewer:
             obs["question"] = question(g, viewer)
+            chosen = chosen_so_far(g, viewer)
+            if chosen:
+                obs["chosen"] = chosen
             obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
 
@@ -99,6 +102,14 @@ def question(g: GameState, viewer: int) -> str:
     if d.kind == "choose" and f.choice is not None and f.choice[1] > 1:
         text += f" ({len(f.choice[2])} of {f.choice[1]} chosen)"
     return text
+
+
+def chosen_so_far(g: GameState, viewer: int) -> list[int]:
+    """The cards a choice of several has picked so far (those the viewer can see)."""
+    f = g.frames[-1] if g.frames else None
+    if f is None or f.choice is None or g.decision.kind != "choose":
+        return []
+    return [c for c in f.choice[2] if visible(g, c, viewer)]
 
 
 class LazyObservation(Mapping):

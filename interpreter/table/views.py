@@ -89,6 +89,6 @@ def question(obs: dict, option_cards: list[int | None]) -> dict | None:
     labels = obs.get("options")
     if not labels:
         return None
-    return {"prompt": obs.get("question", ""),
+    return {"prompt": obs.get("question", ""), "chosen": obs.get("chosen", []),
             "options": [{"index": i, "label": label, "card": cid}
                         for i, (label, cid) in enumerate(zip(labels, option_cards, strict=True))]}

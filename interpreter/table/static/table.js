@@ -8,6 +8,7 @@ const replayMode = params.has("replay");
 const $ = (id) => document.getElementById(id);
 const BIG_ZONE = 12;  // more cards than this: the zone is folded
 let socket = null;
+let chosen = new Set();  // cards a choice of several has picked so far
 let current = null;
 
 function el(tag, attrs = {}, ...children) {
@@ -84,6 +85,7 @@ function pickable(view) {
 
 function drawBoard(view) {
   const byCard = pickable(view);
+  chosen = new Set(view.question && view.mode === "play" ? view.question.chosen : []);
   const board = $("board");
   board.replaceChildren();
   for (const area of ["theirs", "shared", "mine"]) {
@@ -136,7 +138,8 @@ function drawCard(card, byCard) {
       p.type === "flag" ? p.name : `${p.name} ${p.value}`));
   const text = [card.text, ...card.abilities].filter(Boolean);
   const counters = Object.entries(card.counters).map(([k, n]) => el("span", {class: "counter"}, `${k}×${n}`));
-  const classes = ["card", options.length ? "pickable" : "", card.face_down ? "facedown" : "",
+  const classes = ["card", options.length ? "pickable" : "", chosen.has(card.id) ? "chosen" : "",
+                   card.face_down ? "facedown" : "",
                    card.states.length ? "stated" : ""].join(" ");
   return el("div", {class: classes, "data-card": card.id, title: `${card.name}\n${text.join("\n")}`,
                     onclick: options.length ? (e) => pickCard(e, options) : null},
