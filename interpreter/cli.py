@@ -115,7 +115,40 @@ def _parser() -> argparse.ArgumentParser:
                                                            "the matches not recorded there")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
+    _serve_parser(sub)
     return p
+
+
+def _serve_parser(sub) -> None:
+    serve = sub.add_parser("serve", help="the playtest table in the browser (needs the table extra)",
+                           description="Starts a local web server and prints the URL of each "
+                                       "human seat. Needs: pip install -e '.[table]'")
+    serve.add_argument("ruleset", nargs="?", help="a bundled id or a ruleset file (default ucb)")
+    serve.add_argument("--deck", action="append", default=[], help="deck file (one per player)")
+    serve.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
+    serve.add_argument("--agents", default="human,greedy",
+                       help="one per seat: human or an AI (default human,greedy; human,human: "
+                            "two seats, each its own URL)")
+    serve.add_argument("--turns", type=int, default=None, metavar="N", help="the match's turn limit")
+    serve.add_argument("--hotseat", action="store_true",
+                       help="the human seats share one URL (take turns at one screen)")
+    serve.add_argument("--replay", metavar="LOG", help="open a JSON Lines log in the replay viewer")
+    serve.add_argument("--scenario", metavar="FILE", help="a puzzle: play from a scenario's state")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to bind (default 127.0.0.1; 0.0.0.0 serves the network)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.set_defaults(run=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from interpreter.diagnostics import TcgError
+
+    try:
+        from interpreter.table.serve import serve
+    except ImportError as e:
+        raise TcgError(f"tcg serve needs the table extra ({e.name} is missing): "
+                       "pip install -e '.[table]'") from None
+    return serve(args)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -155,8 +188,8 @@ def _play(args: argparse.Namespace) -> int:
         return opened[0]
 
     try:
-        g = resume(args.resume, show) if args.resume else \
-            play(setup, open_log if args.log else None, show)
+        g = resume(args.resume, show, narrator.follow) if args.resume else \
+            play(setup, open_log if args.log else None, show, watch=narrator.follow)
     finally:
         for f in opened:
             f.close()

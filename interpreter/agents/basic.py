@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import unicodedata
 from typing import Protocol
 
 from interpreter.diagnostics import TcgError
@@ -64,24 +65,56 @@ class ScriptedAgent:
 
 
 class HumanAgent:
-    """Plays in the terminal: shows the board and numbered options."""
+    """Plays in the terminal: shows the board, the question and numbered options. `?N` shows
+    card #N's text and properties; anything that is not an option number is asked again."""
 
     def choose(self, observation: dict, options: list[str]) -> int:
         from interpreter.run.narrate import board
 
         print(board(observation))
+        print(f"{observation.get('question') or 'your decision'}:")
         for i, o in enumerate(options):
             print(f"  [{i}] {o}")
         while True:
             try:
-                raw = input("> ").strip()
+                raw = input("> ")
             except EOFError:
                 raise TcgError("input closed") from None
-            if raw.isdigit() and int(raw) < len(options):
-                return int(raw)
-            if raw == CONCEDE:
-                raise Concede
-            print(f"type a number from 0 to {len(options) - 1}, or 'concede'", file=sys.stderr)
+            answer = _answer(raw, observation, len(options))
+            if isinstance(answer, int):
+                return answer
+            print(answer, file=sys.stderr)
+
+
+def _answer(raw: str, observation: dict, n: int) -> int | str:
+    """An option index, or what to tell the player (and ask again)."""
+    text = unicodedata.normalize("NFKC", raw).strip()  # full-width and circled digits: digits
+    if text == CONCEDE:
+        raise Concede
+    if _number(text) is not None and _number(text) < n:
+        return int(text)
+    wanted = _number(text[1:].strip().lstrip("#")) if text.startswith("?") else None
+    if wanted is not None:
+        return _card_text(observation, wanted)
+    return f"type a number from 0 to {n - 1}, ?N to read card #N, or 'concede'"
+
+
+def _number(text: str) -> int | None:
+    # (ASCII digits only: int() reads other scripts' digits; a short number: int() refuses
+    # thousands of digits)
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+def _card_text(observation: dict, cid: int) -> str:
+    for zone, cards in observation["zones"].items():
+        for c in cards:
+            if c.get("id") == cid:
+                lines = [f"{c['name']}#{cid} in {zone}"]
+                lines += [f"  {k}: {v}" for k, v in c.items()
+                          if k not in ("id", "name", "text", "abilities")]
+                lines += [f"  | {t}" for t in [c.get("text"), *c.get("abilities", ())] if t]
+                return "\n".join(lines)
+    return f"no card #{cid} that you can see"
 
 
 AGENTS = ("random", "first", "human", "greedy", "greedy:WORLDS", "mcts", "mcts:ITERATIONS",

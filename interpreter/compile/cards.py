@@ -70,7 +70,8 @@ class CardBuilder:
         self.next_id += 1
         return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition,
                        modifies=frozenset(self.rb.compiler.modified),
-                       printed=printed_values(props, self.rb._properties().values()))
+                       printed=printed_values(props, self.rb._properties().values()),
+                       text=str(card.get("text") or ""))
 
     def _check_props(self, at: tuple, props: dict) -> None:
         pdefs = self.rb._properties()

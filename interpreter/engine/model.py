@@ -77,6 +77,7 @@ class CardDef:
     # each declared property's printed value (its default when not printed), in the
     # ruleset's order: the hottest reads index it (see printed_values)
     printed: tuple[Any, ...] = ()
+    text: str = ""  # the card's printed rules text, for people to read (the engine never does)
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:

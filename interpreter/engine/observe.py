@@ -57,34 +57,78 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     if not g.face[cid]:
         view["face_down"] = True
     for prop, pdef in g.game.ruleset.properties.items():
-        if pdef.type == "number" and prop in d.props:
-            value = g.get(cid, prop)
+        if prop in d.props:
+            value = g.get(cid, prop) if pdef.type == "number" else g.word(cid, pdef)
             if value is not None:
                 view[prop] = value
     counters = {k[1]: v for k, v in g.counters.items() if k[0] == cid and v} \
         if g.counters else None
     if counters:
         view["counters"] = counters
+    host = g.host.get(cid)
+    if host is not None:  # (a hidden host is named as hidden, like any card)
+        view["attached_to"] = host if visible(g, host, viewer) else None
+    if d.text:
+        view["text"] = d.text  # printed, for people to read
+    texts = [a.text for a in d.abilities if a.text]
+    if texts:
+        view["abilities"] = texts
     return view
 
 
-def observation(g: GameState, viewer: int, options: bool = True) -> dict:
+def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
+    """What `viewer` may see (None: everything, for a designer's replay; never for a seat);
+    without `options`, the options' labels are not made."""
     zones = {}
     visibility, known = g.game.visibility, g.known
     for ref, cards in g.zones.items():
         key = ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
-        if visibility[ref.name] == "hidden" and not (known and any(c in known for c in cards)):
+        if viewer is not None and visibility[ref.name] == "hidden" \
+                and not (known and any(c in known for c in cards)):
             zones[key] = [_unseen(g, c) for c in cards]  # (a deck: no card of it to look at)
         else:
             zones[key] = [card_view(g, c, viewer) for c in cards]
     obs = {
-        "you": f"P{viewer + 1}", "turn": g.turn, "turn_player": f"P{g.turn_player + 1}",
-        "phase": g.phase, "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players},
-        "zones": zones,
+        "you": None if viewer is None else f"P{viewer + 1}", "turn": g.turn,
+        "turn_player": f"P{g.turn_player + 1}", "phase": g.phase,
+        "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players}, "zones": zones,
     }
-    if options and g.decision is not None and g.decision.player == viewer:
-        obs["options"] = [label(g, o, viewer) for o in g.decision.options]
+    if g.decision is not None:
+        obs["deciding"] = f"P{g.decision.player + 1}"
+        if g.decision.player == viewer:
+            obs["question"] = question(g, viewer)
+            chosen = chosen_so_far(g, viewer)
+            if chosen:
+                obs["chosen"] = chosen
+            if options:
+                obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
+
+
+def question(g: GameState, viewer: int) -> str:
+    """The pending decision in words: its prompt, the card it is about (an attack's attacker)
+    when the viewer can see it, and how far a choice of several cards has got."""
+    d = g.decision
+    text = d.prompt
+    f = g.frames[-1] if g.frames else None
+    if f is None:
+        return text
+    card = f.env.get("card")
+    if type(card) is tuple and len(card) == 1:
+        card = card[0]
+    if type(card) is int and card < len(g.defs):
+        text += f" — {card_label(g, card, viewer)}"
+    if d.kind == "choose" and f.choice is not None and f.choice[1] > 1:
+        text += f" ({len(f.choice[2])} of {f.choice[1]} chosen)"
+    return text
+
+
+def chosen_so_far(g: GameState, viewer: int) -> list[int]:
+    """The cards a choice of several has picked so far (those the viewer can see)."""
+    f = g.frames[-1] if g.frames else None
+    if f is None or f.choice is None or g.decision.kind != "choose":
+        return []
+    return [c for c in f.choice[2] if visible(g, c, viewer)]
 
 
 class LazyObservation(Mapping):

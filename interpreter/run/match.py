@@ -48,8 +48,10 @@ def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck
 
 def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
          on_event: Callable[[dict], None] | None = None,
-         agents: list[Agent] | None = None) -> GameState:
-    """Play to the end. Every log line is written and flushed as it happens.
+         agents: list[Agent] | None = None,
+         watch: Callable[[GameState], None] | None = None) -> GameState:
+    """Play to the end. Every log line is written and flushed as it happens; `watch` is
+    shown the match's state when it begins (a player's narrator reads what is visible).
 
     `out` may be a callable that opens the log: it is called only once the
     files are known to be good, so bad input never leaves an empty log behind.
@@ -65,6 +67,8 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
         header["turns"] = setup.turns
     writer.line(header)
     g = game.new_state([d.sections for d in decks], setup.seed, log=True, turns=setup.turns)
+    if watch is not None:
+        watch(g)
     while True:
         writer.events(g)
         if g.result is not None:
@@ -141,7 +145,8 @@ class _Resuming:
         return step
 
 
-def resume(path: str | Path, on_event: Callable[[dict], None] | None = None) -> GameState:
+def resume(path: str | Path, on_event: Callable[[dict], None] | None = None,
+           watch: Callable[[GameState], None] | None = None) -> GameState:
     """Continue an interrupted match from its log; the log is rewritten as one whole run,
     identical to what an uninterrupted run would have written."""
     _lines, setup, script = read_log(path)
@@ -151,7 +156,7 @@ def resume(path: str | Path, on_event: Callable[[dict], None] | None = None) -> 
     for a in agents:
         a.script = shared  # one queue: the log interleaves both players' decisions
     with open(path, "w", encoding="utf-8") as out:
-        return play(setup, out, on_event, agents=agents)
+        return play(setup, out, on_event, agents=agents, watch=watch)
 
 
 def replay(path: str | Path) -> tuple[bool, str]:

@@ -1,0 +1,291 @@
+// The table's page: a pure view of what the server sends. Nothing is decided here: a click
+// sends an option index (or concede / new game) and the server answers with the next view.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+const seat = params.get("seat");
+const replayMode = params.has("replay");
+const $ = (id) => document.getElementById(id);
+const BIG_ZONE = 12;  // more cards than this: the zone is folded
+let socket = null;
+let chosen = new Set();  // cards a choice of several has picked so far
+let current = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined) node.append(c);
+  }
+  return node;
+}
+
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+// ---------- sending ----------
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+  } else {
+    fetch(`/api/act?seat=${encodeURIComponent(seat)}`, {method: "POST", body: JSON.stringify(message)})
+      .then((r) => r.json()).then(receive);
+  }
+}
+
+function choose(index) {
+  $("menu").hidden = true;
+  document.querySelectorAll("[data-option]").forEach((b) => { b.disabled = true; });
+  send({option: index});
+}
+
+function receive(view) {
+  if (view.error) { toast(view.error); render(current); return; }
+  render(view);
+}
+
+// ---------- drawing ----------
+function render(view) {
+  if (!view) return;
+  current = view;
+  $("title").textContent = view.ruleset.name || view.ruleset.id;
+  document.title = `${view.ruleset.id} · turn ${view.turn}`;
+  const who = view.you ? `you are ${view.you}` : "everything shown (omniscient)";
+  const deciding = view.deciding ? ` · ${view.deciding === view.you ? "your decision" : view.deciding + " is deciding"}` : "";
+  $("status").textContent = `turn ${view.turn} (${view.turn_player}) · ${view.phase || "setup"} phase · ${who}${deciding}`;
+  drawBoard(view);
+  drawQuestion(view);
+  drawResources(view);
+  drawLog(view);
+  drawResult(view);
+  $("controls").hidden = view.mode !== "play";
+  if (view.mode === "replay") drawReplayBar(view);
+}
+
+function pickable(view) {
+  const byCard = new Map();
+  const q = view.question;
+  if (!q || view.mode !== "play") return byCard;
+  for (const o of q.options) {
+    if (o.card === null) continue;
+    if (!byCard.has(o.card)) byCard.set(o.card, []);
+    byCard.get(o.card).push(o);
+  }
+  return byCard;
+}
+
+function drawBoard(view) {
+  const byCard = pickable(view);
+  chosen = new Set(view.question && view.mode === "play" ? view.question.chosen : []);
+  const board = $("board");
+  board.replaceChildren();
+  for (const area of ["theirs", "shared", "mine"]) {
+    const zones = view.areas[area];
+    if (!zones.length) continue;
+    const title = area === "mine" ? (view.you ? `${view.you} (you)` : "P1")
+      : area === "theirs" ? (zones[0].owner || "opponent") : "shared";
+    board.append(el("div", {class: `area ${area}`},
+      el("h2", {}, title),
+      el("div", {class: "zones"}, zones.map((z) => drawZone(z, byCard)))));
+  }
+}
+
+function drawZone(zone, byCard) {
+  const head = el("h3", {title: zone.about || null}, zone.name,
+    el("span", {class: "count"}, ` ${zone.count}`),
+    zone.visibility !== "public" ? el("span", {class: "vis"}, ` ${zone.visibility}`) : null);
+  let body;
+  if (zone.layout === "backs") {
+    body = el("div", {class: "pile"}, el("div", {class: "card back"}, el("span", {}, `×${zone.count}`)));
+  } else if (zone.layout === "slots") {
+    const slots = [];
+    for (let i = 0; i < zone.capacity; i++) {
+      slots.push(i < zone.cards.length ? drawCard(zone.cards[i], byCard) : el("div", {class: "card slot"}));
+    }
+    body = el("div", {class: "row"}, slots, zone.cards.slice(zone.capacity).map((c) => drawCard(c, byCard)));
+  } else if (zone.layout === "pile" && zone.cards.length > 1) {
+    const [top, ...rest] = zone.cards;
+    body = el("div", {class: "pile"}, drawCard(top, byCard),
+      el("details", {}, el("summary", {}, `${rest.length} more`),
+        el("div", {class: "row"}, rest.map((c) => drawCard(c, byCard)))));
+  } else if (zone.cards.length > BIG_ZONE) {  // folded, unless a card in it can be picked
+    const open = zone.cards.some((c) => byCard.has(c.id));
+    body = el("details", {open: open ? "" : null}, el("summary", {}, `${zone.count} cards`),
+      el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard))));
+  } else {
+    body = el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard)));
+  }
+  return el("div", {class: `zone ${zone.layout}`, "data-zone": zone.key}, head, body);
+}
+
+function drawCard(card, byCard) {
+  if (card.hidden) {
+    return el("div", {class: "card back"}, card.states.map((s) => el("span", {class: "state"}, s)));
+  }
+  const options = byCard.get(card.id) || [];
+  const props = card.props.filter((p) => p.type !== "flag" || p.value).map((p) =>
+    el("span", {class: p.printed !== null ? "prop modified" : "prop",
+                title: p.printed !== null ? `printed: ${p.printed}` : null},
+      p.type === "flag" ? p.name : `${p.name} ${p.value}`));
+  const text = [card.text, ...card.abilities].filter(Boolean);
+  const counters = Object.entries(card.counters).map(([k, n]) => el("span", {class: "counter"}, `${k}×${n}`));
+  const classes = ["card", options.length ? "pickable" : "", chosen.has(card.id) ? "chosen" : "",
+                   card.face_down ? "facedown" : "",
+                   card.states.length ? "stated" : ""].join(" ");
+  return el("div", {class: classes, "data-card": card.id, title: `${card.name}\n${text.join("\n")}`,
+                    onclick: options.length ? (e) => pickCard(e, options) : null},
+    el("div", {class: "name"}, card.name),
+    el("div", {class: "props"}, props),
+    card.states.length ? el("div", {class: "states"}, card.states.map((s) => el("span", {class: "state"}, s))) : null,
+    counters.length ? el("div", {class: "counters"}, counters) : null,
+    card.attached_to !== null ? el("div", {class: "attached"}, `attached to ${card.attached_to}`) : null,
+    el("div", {class: "text"}, text.join(" / ")));
+}
+
+function pickCard(event, options) {
+  if (options.length === 1) { choose(options[0].index); return; }
+  const menu = $("menu");
+  menu.replaceChildren(...options.map((o) =>
+    el("button", {"data-pick": o.index, onclick: () => choose(o.index)}, o.label)));
+  menu.style.left = `${event.pageX}px`;
+  menu.style.top = `${event.pageY}px`;
+  menu.hidden = false;
+  event.stopPropagation();
+}
+document.addEventListener("click", () => { $("menu").hidden = true; });
+
+function drawQuestion(view) {
+  const box = $("question");
+  box.replaceChildren();
+  const q = view.question;
+  if (!q) {
+    if (view.deciding && !view.result) box.append(el("p", {class: "waiting"}, `${view.deciding} is deciding…`));
+    return;
+  }
+  box.append(el("p", {class: "prompt"}, q.prompt));
+  const list = el("div", {class: "options"});
+  for (const o of q.options) {
+    if (view.mode === "play") {
+      list.append(el("button", {"data-option": o.index, onclick: () => choose(o.index)}, o.label));
+    } else {
+      list.append(el("div", {class: o.index === view.chosen ? "chosen" : "option"}, o.label));
+    }
+  }
+  box.append(list);
+}
+
+function drawResources(view) {
+  const box = $("resources");
+  box.replaceChildren();
+  for (const [who, values] of Object.entries(view.resources)) {
+    if (!values.length) continue;
+    box.append(el("div", {class: "player"}, el("strong", {}, who),
+      values.map((r) => el("span", {class: "resource", title: r.about || null}, `${r.name} ${r.value}`))));
+  }
+}
+
+function drawLog(view) {
+  const log = $("log");
+  log.replaceChildren(...view.log.map((line) => {
+    const ref = line.match(/^(.*?)  \[(.+)\]$/s);  // a rule's ref, cited after two spaces
+    return el("li", {class: line.startsWith("==") ? "turn" : ""},
+      ref ? [ref[1], el("span", {class: "ref"}, ` [${ref[2]}]`)] : line);
+  }));
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawResult(view) {
+  const box = $("result");
+  if (view.result) {
+    box.hidden = false;
+    box.setAttribute("data-result", view.result.winner || "draw");
+    box.textContent = view.result.text + (view.result.ref ? ` [${view.result.ref}]` : "");
+  } else {
+    box.hidden = true;
+    box.removeAttribute("data-result");
+  }
+}
+
+// ---------- the replay viewer ----------
+let step = 0;  // the step asked for last (clicks move it at once: fast clicks all count)
+let steps = 0;
+let asked = 0;  // requests made: an answer to an earlier one is dropped
+let viewer = "all";
+
+function loadStep(query) {
+  const id = ++asked;
+  fetch(`/api/replay?${query}&view=${viewer}`).then((r) => r.json()).then((view) => {
+    if (id !== asked) return;
+    if (view.error) { toast(view.error); return; }
+    step = view.step;
+    steps = view.steps;
+    render(view);
+  });
+}
+
+function goTo(k) {
+  step = Math.max(0, Math.min(steps, k));
+  loadStep(`step=${step}`);
+}
+
+function drawReplayBar(view) {
+  $("replaybar").hidden = false;
+  $("slider").max = view.steps;
+  $("slider").value = view.step;
+  $("stepinfo").textContent = `decision ${view.step} of ${view.steps} · ${view.source}`;
+  const select = $("viewer");
+  if (select.options.length !== view.players.length + 1) {
+    select.replaceChildren(...view.players.map((p) => el("option", {value: p}, `${p}'s eyes`)),
+      el("option", {value: "all"}, "omniscient"));
+    select.value = viewer;
+  }
+  $("export").href = `/api/export?step=${view.step}`;
+}
+
+function startReplay() {
+  $("replaybar").hidden = false;
+  $("back").onclick = () => goTo(step - 1);
+  $("forward").onclick = () => goTo(step + 1);
+  $("slider").oninput = () => goTo(Number($("slider").value));
+  $("jump").onclick = () => loadStep(`turn=${$("turn").value || 1}`);
+  $("viewer").onchange = () => { viewer = $("viewer").value; goTo(step); };
+  $("fork").onclick = () => {
+    const seatName = viewer === "all" ? (current.deciding || "P1") : viewer;
+    fetch("/api/fork", {method: "POST", body: JSON.stringify({step, seat: seatName, agent: $("agent").value})})
+      .then((r) => r.json()).then((r) => { if (r.error) toast(r.error); else window.open(r.url, "_blank"); });
+  };
+  $("upload").onchange = () => {
+    const file = $("upload").files[0];
+    if (!file) return;
+    fetch(`/api/replay?name=${encodeURIComponent(file.name)}`, {method: "POST", body: file})
+      .then((r) => r.json()).then((r) => { if (r.error) toast(r.error); else loadStep("step=0"); });
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") $("back").click();
+    if (e.key === "ArrowRight") $("forward").click();
+  });
+  loadStep("step=0");
+}
+
+// ---------- playing ----------
+function startPlay() {
+  $("concede").onclick = () => { if (confirm("Concede this match?")) send({concede: true}); };
+  $("newgame").onclick = () => send({new: true});
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws?seat=${encodeURIComponent(seat)}`);
+  socket.onmessage = (e) => receive(JSON.parse(e.data));
+  socket.onclose = (e) => { if (e.code === 4403) toast("unknown seat: open the URL `tcg serve` printed"); };
+}
+
+if (replayMode) startReplay();
+else if (seat) startPlay();
+else toast("open the URL `tcg serve` printed (it names your seat)");

@@ -1,0 +1,189 @@
+"""The table in a real browser (Chromium through Playwright): matches played by clicks alone,
+two seats in two pages, the replay viewer, fork and export (issue 23)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from interpreter.run.loading import load_game  # noqa: E402
+from interpreter.run.match import MatchSetup, play  # noqa: E402
+from interpreter.table.app import Server  # noqa: E402
+from interpreter.table.replay import Replay  # noqa: E402
+from interpreter.table.session import Table  # noqa: E402
+from tests.conftest import bundled_rulesets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium on this machine")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@contextmanager
+def served(server: Server) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    u = uvicorn.Server(uvicorn.Config(server.app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=u.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not u.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        u.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def page_of(browser, url: str):
+    """A page whose console errors and uncaught exceptions fail the test."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    try:
+        yield page
+    finally:
+        page.close()
+    assert not errors, errors
+
+
+@contextmanager
+def seat_page(browser, table: Table):
+    """The table served, and its first seat's page open."""
+    with served(Server([table])) as base, \
+            page_of(browser, f"{base}/?seat={next(iter(table.tokens))}") as page:
+        yield page
+
+
+def click_to_the_end(page, limit: int, pick=lambda n, i: 0) -> int:
+    """Click options until the result shows; returns the clicks made."""
+    for clicks in range(limit):
+        page.wait_for_selector("[data-option]:not([disabled]), [data-result]")
+        if page.query_selector("[data-result]"):
+            return clicks
+        options = page.query_selector_all("[data-option]")
+        options[pick(len(options), clicks)].click()
+    raise AssertionError(f"no result after {limit} clicks")
+
+
+@pytest.mark.parametrize("ruleset", bundled_rulesets())
+def test_a_match_is_played_by_clicks_alone(browser, ruleset):
+    table = Table.new(load_game(ruleset), MatchSetup(ruleset, [], 3, ["human", "first"], 4))
+    with seat_page(browser, table) as page:
+        clicks = click_to_the_end(page, 400, lambda n, i: (i * 7) % n)
+        assert clicks > 0
+        result = page.get_attribute("[data-result]", "data-result")
+        assert result in ("P1", "P2", "draw") and table.g.result is not None
+        assert page.locator("#log li").count() > 10
+
+
+def test_clicking_a_card_picks_the_option_that_names_it(browser):
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 1, ["human", "first"], 4))
+    with seat_page(browser, table) as page:
+        page.wait_for_selector(".card.pickable")
+        card = page.locator(".card.pickable").first
+        name = card.locator(".name").inner_text()
+        card.click()
+        if page.locator("#menu button").count():  # several options name it: a menu
+            page.locator("#menu button").first.click()
+        page.wait_for_function("n => [...document.querySelectorAll('#log li')]"
+                               ".some(li => li.textContent.includes(n))", arg=name)
+        assert any(name in r.get("o", "") for r in table.records if "d" in r)
+
+
+def test_two_seats_play_in_two_pages(browser):
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 2, ["human", "human"], 3))
+    tokens = {p: t for t, p in table.tokens.items()}
+    with served(Server([table])) as base, page_of(browser, f"{base}/?seat={tokens[0]}") as one, \
+            page_of(browser, f"{base}/?seat={tokens[1]}") as two:
+        pages = [one, two]
+        for _ in range(300):
+            if table.g.result is not None:
+                break
+            mover = pages[table.g.decision.player]
+            other = pages[1 - table.g.decision.player]
+            mover.wait_for_selector("[data-option]:not([disabled])")
+            assert other.locator("[data-option]").count() == 0  # not its turn to decide
+            before = table.version
+            mover.locator("[data-option]").last.click()
+            deadline = time.monotonic() + 10
+            while table.version == before:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+        for page in pages:
+            page.wait_for_selector("[data-result]")
+        assert one.locator("#status").inner_text().endswith("you are P1")
+        assert "you are P2" in two.locator("#status").inner_text()
+
+
+def test_replay_steps_forks_and_exports(browser, tmp_path):
+    log = tmp_path / "m.jsonl"
+    with open(log, "w", encoding="utf-8") as out:
+        play(MatchSetup("ucb", [], 5, ["random", "random"], 8), out)
+    replay = Replay(log)
+    with served(Server(replay=replay)) as base, page_of(browser, f"{base}/?replay") as page:
+        page.wait_for_selector("#stepinfo:has-text('decision 0 of')")
+        for _ in range(5):
+            page.click("#forward")
+        page.wait_for_selector("#stepinfo:has-text('decision 5 of')")
+        page.click("#back")
+        page.wait_for_selector("#stepinfo:has-text('decision 4 of')")
+        page.fill("#turn", "3")
+        page.click("#jump")
+        page.wait_for_selector("#status:has-text('turn 3')")
+        page.select_option("#viewer", "P2")
+        page.wait_for_selector("#status:has-text('you are P2')")
+        assert page.locator("[data-option]").count() == 0  # a replay is read, not played
+        with page.expect_download() as download:
+            page.click("#export")
+        scenario = tmp_path / "exported.yaml"
+        download.value.save_as(scenario)
+        r = subprocess.run([sys.executable, "-m", "interpreter.cli", "test", str(scenario)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr
+        page.select_option("#agent", "random")
+        with page.context.expect_page() as forked:
+            page.click("#fork")
+        fork = forked.value
+        fork.wait_for_selector("[data-option]")
+        assert "you are P2" in fork.locator("#status").inner_text()
+        click_to_the_end(fork, 400)
+        fork.close()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("ruleset", bundled_rulesets())
+def test_a_whole_match_without_a_turn_limit(browser, ruleset):
+    table = Table.new(load_game(ruleset), MatchSetup(ruleset, [], 11, ["human", "random"]))
+    with seat_page(browser, table) as page:
+        click_to_the_end(page, 20_000, lambda n, i: (i * 7) % n)
+        assert table.g.result is not None
