@@ -114,7 +114,7 @@ def seen_before_each_answer(log: Path, human: int) -> list[set[int]]:
     _lines, setup, script = read_log(log)
     game = load_game(setup.ruleset)
     decks = [d.sections for d in resolve_decks(game, setup.ruleset, setup.decks)]
-    g = game.new_state(decks, setup.seed, turns=setup.turns)
+    g = game.new_state(decks, setup.seed, log=True, turns=setup.turns)
     seen: set[int] = set()
     out, read = [], 0
     me = f"P{human + 1}"
