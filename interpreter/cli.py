@@ -58,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
                            "at the limit the ruleset's judgement decides, or it is a draw")
     play.add_argument("--quiet", action="store_true", help="print only the result line")
+    _reference_flag(play)
     play.set_defaults(run=_play)
 
     check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+")
     test.add_argument("-v", "--verbose", action="store_true")
+    _reference_flag(test)
     test.set_defaults(run=_test)
 
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
@@ -107,6 +109,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
     return p
+
+
+def _reference_flag(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--reference", action="store_true",
+                      help="run on the reference path: the VM and the kernel's plain functions, "
+                           "no generated code (slower; the log is byte-identical)")
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -147,7 +155,7 @@ def _play(args: argparse.Namespace) -> int:
 
     try:
         g = resume(args.resume, show) if args.resume else \
-            play(setup, open_log if args.log else None, show)
+            play(setup, open_log if args.log else None, show, reference=args.reference)
     finally:
         for f in opened:
             f.close()
@@ -189,7 +197,7 @@ def _test(args: argparse.Namespace) -> int:
     passed = failed = 0
     for path in files:
         try:
-            outcome = run_scenario(path)
+            outcome = run_scenario(path, args.reference)
         except DiagnosticError as e:
             failed += 1
             print(f"FAIL {path}")

@@ -36,13 +36,16 @@ ACTION_FIELDS = ("card", "player", "ability")
 
 
 class RulesetBuilder:
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, reference: bool = False) -> None:
         self.doc = doc
         self.raw: dict = doc.data
         self.diags: list[Diagnostic] = []
         self.names = ruleset_names(self.raw)
         self.verb_defaults: dict[str, dict] = {}
-        self.compiler = StmtCompiler(self.names, self.verb_defaults)
+        # reference: no generated runs, no verb run inline, no property read inline (the
+        # kernel's functions do it all: engine/kernel.py)
+        self.reference = reference
+        self.compiler = StmtCompiler(self.names, self.verb_defaults, reference)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
         # what kept values are computed from, for compile/reads.py once every text is compiled
@@ -229,7 +232,7 @@ class RulesetBuilder:
         found in rounds, each admitting the verbs that call only verbs admitted before (so
         none that calls itself, even through others)."""
         leaves = self.compiler.leaves
-        while True:
+        while not self.reference:
             found = {name: f for name in trees.keys() - leaves
                      if (f := self._leaf(name, *trees[name])) is not None}
             if not found:
@@ -281,11 +284,12 @@ class RulesetBuilder:
         exprs = self.compiler.exprs
         hides = sum(1 << s.index for s in rs.states.values() if s.hides_properties)
         modified = self.compiler.modified  # (those read inline unless a card has modifiers)
-        exprs.printed = {name: _printed_source(p, i, hides) if name not in modified
-                         else modified_source(name, _printed_source(p, i, hides))
-                         for i, (name, p) in enumerate(rs.properties.items())
-                         if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
-                         and (name not in modified or p.type == "number" and p.formula is None)}
+        exprs.printed = {} if self.reference else {
+            name: _printed_source(p, i, hides) if name not in modified
+            else modified_source(name, _printed_source(p, i, hides))
+            for i, (name, p) in enumerate(rs.properties.items())
+            if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
+            and (name not in modified or p.type == "number" and p.formula is None)}
         exprs.printed_later.update((k, v) for k, v in exprs.printed.items()
                                    if k not in modified)  # (see ExprCompiler.printed_later)
         exprs.printed_known()

@@ -21,9 +21,11 @@ _BARE_WORD_TYPES = {"state", "name", "text", "action"}
 
 
 class StmtCompiler:
-    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None
-                 ) -> None:
+    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None,
+                 reference: bool = False) -> None:
         self.names = names
+        # the reference path: every statement a VM instruction, no generated run (engine/kernel.py)
+        self.reference = reference
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
@@ -90,6 +92,8 @@ class StmtCompiler:
     def straight(self, s: Any) -> bool:
         """Decision-free: no choice, no timing point, no code started for later; but a
         window offered (HANDING), after which the run goes on, handing over when it opened."""
+        if self.reference:
+            return False
         if isinstance(s, I.Instr):
             return isinstance(s, I.Emit)
         if isinstance(s, A.Call):

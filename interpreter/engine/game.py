@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import kernel, vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
@@ -26,7 +26,9 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
                  tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),
-                 static_reads: frozenset[str] | None = None) -> None:
+                 static_reads: frozenset[str] | None = None, reference: bool = False) -> None:
+        # the reference path: the kernel's functions, no code generated per game (see kernel)
+        self.reference = reference
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
         self.end_check = ruleset.end_check  # (see vm.check_end)
@@ -169,6 +171,10 @@ class Game:
                                        | self.static_keys.get("replacement", set()))
         self.plain_verbs = self._plain_verbs()
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
+        if self.reference:
+            for name, table in kernel.tables(self).items():
+                setattr(self, name, table)
+            return
         self.callers = vm.callers(self)  # verb -> see vm.call_verb
         self.setters = setters(self)  # state -> see primitives.set_state
         # resource or counter -> see primitives.change, assign
@@ -195,7 +201,10 @@ class Game:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
         a dict subclass's `d[k]` costs a method call in CPython 3.11). A property that
         neither the ruleset nor a card of `pool` modifies reads its printed value."""
-        modified = self.modified_by(pool)
+        modified = self.modified_props = self.modified_by(pool)
+        if self.reference:  # (the same names: see kernel.read)
+            return {name: _kernel_reader(name)
+                    for name in (*CARD_READERS, *self.ruleset.states, *self.ruleset.properties)}
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
@@ -355,6 +364,10 @@ if mods and name in mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:
+    return lambda g, cid: kernel.read(g, cid, name)
 
 
 _STATIC = ("static", "")  # the live static abilities' key in vm.live_statics
