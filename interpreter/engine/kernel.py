@@ -90,14 +90,14 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
 
 
 def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
-    """Cards `a` and `b` exchange places: each takes the other's zone and position there.
+    """Cards `a` and `b` (the first card of each) exchange places: each takes the other's zone
+    and position there. Nothing when either is no card, or both are the same card.
 
-    Nothing when either is no card, or both are the same card. Each card that changes zone
-    becomes a new object there, as after a move (its face: its new zone's), and `moved` is
-    announced for it, `a` first; capacities hold (the zones keep their sizes). Two cards of
-    one zone only exchange positions: the zone is reordered (the epoch grows when abilities
-    work there) and marked, and no card changes. Both zones are marked; the win/loss rules are
-    asked when they read either zone."""
+    As after a move, each card becomes a new object where it lands (its new zone's face) and
+    `moved` is announced for it, `a` first (two cards of one zone too: a move within a zone
+    makes a new object as well). The epoch grows when abilities work in either zone; both
+    zones are marked; the win/loss rules are asked when they read either. Capacities hold: the
+    zones keep their sizes."""
     first, second = vm.as_cards(g, a)[:1], vm.as_cards(g, b)[:1]
     if not first or not second or first == second:
         return
@@ -109,14 +109,7 @@ def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
     scan = g.game.scan_zone_set
     if zx.name in scan or zy.name in scan:
         g.epoch += 1
-    if zx is zy:  # only the order changed
-        if not vm.quiet(g, "swapped"):
-            vm.emit(g, "swapped", {"card": x, "other": y})
-        g.marks[zx.name] = g.version
-        vm.check_end(g, zx.name)
-        return
-    hearing = g.game.triggers_on.get("moved")
-    zones = g.game.ruleset.zones
+    hearing, zones = g.game.triggers_on.get("moved"), g.game.ruleset.zones
     for cid, src, to in ((x, zx, zy), (y, zy, zx)):
         _new_object(g, cid, to, zones[to.name].face == "up")
         _announce_move(g, cid, src, to, hearing)
