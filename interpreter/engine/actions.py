@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine import repetition, vm
+from interpreter.engine import kernel, repetition, vm
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef
 from interpreter.engine.state import Frame, GameState
@@ -196,9 +196,7 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     if resume is None:  # the action's end, as in vm.run
         if limit is not None and limit[2] == "complete":  # (its limit counts once it completes)
             g.counts[key] = g.counts.get(key, 0) + 1
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version:
-            vm.settle_point(g)  # (a timing point: its quick checks first)
+        kernel.settle(g)  # (a timing point)
         return
     body = Frame(adef.body, env, "action")
     body.pc = resume
@@ -233,9 +231,7 @@ class Offer(Instr):
         self.plan: tuple = (None, None, ())
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if kernel.settle(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
@@ -254,8 +250,7 @@ class Offer(Instr):
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
         of some rulesets offer a window that is empty). True when a frame was left."""
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version \
+        if kernel.needs_settling(g) \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import kernel, vm
 from interpreter.engine.state import Decision, Frame, GameState
 
 Fn = Callable[[GameState, dict], Any]
@@ -18,11 +18,9 @@ DONE = "done"
 
 class Instr:
     """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
-    settles first: its `run` begins by starting the state rules and waiting triggered
-    abilities, if any, and returns, to run again once they are done (settle_point's quick
-    checks are inlined there: the run loop itself looks at no instruction's kind). The checks
-    test the game's bools first (GameState.triggers, queues, state_rules): a truth test of a
-    list is a call, and most games leave some of them empty for good."""
+    settles first: its `run` begins with kernel.settle, which starts the state rules and
+    waiting triggered abilities, if any, and returns, to run again once they are done (the
+    run loop itself looks at no instruction's kind)."""
 
     __slots__ = ()
 
@@ -317,9 +315,7 @@ class Settle(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version:
-            vm.settle_point(g)  # (its quick checks first, as vm.run does)
+        kernel.settle(g)
 
 
 class Together(Instr):

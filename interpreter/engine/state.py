@@ -8,6 +8,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from interpreter.diagnostics import TcgError
 from interpreter.engine.model import CardDef, PropDef
 
 _blank_rng = random.Random.__new__  # a generator seeded in C, without Random.__init__
@@ -82,8 +83,9 @@ class Action:
     label: str
 
 
-class IllegalAction(ValueError):
-    """apply() was given something that is not a legal answer now."""
+class IllegalAction(TcgError, ValueError):
+    """apply() was given something that is not a legal answer now (a TcgError, as every error
+    raised on purpose; a ValueError, as callers have caught it)."""
 
 
 class GameOver(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import repetition, vm
+from interpreter.engine import kernel, repetition, vm
 from interpreter.engine.actions import (
     PASS,
     start_action,
@@ -60,9 +60,7 @@ class PhaseStart(Instr):
         self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if kernel.settle(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
         if ending is not None:
@@ -101,9 +99,7 @@ class Window(Instr):
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if kernel.settle(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is None or not window_full(f, self.max_actions):
             plan = self.plan
@@ -139,9 +135,7 @@ class TurnEnd(Instr):
         self.loop, self.ending = loop, ending
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if kernel.settle(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
         if ending is not None:  # (as in PhaseStart)
@@ -178,8 +172,7 @@ def end_phase(g: GameState, phase: PhaseDef) -> bool:
         vm.emit(g, "phase_end", {"phase": phase.name, "player": g.turn_player}, changed=False)
     if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
         expire(g, "phase")
-    return bool((g.triggers and (g.pending or g.queues and g.queue)
-                 or g.state_rules and g.rules_at != g.version) and vm.settle_point(g))
+    return kernel.settle(g)
 
 
 def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
@@ -276,9 +269,7 @@ class Push(Instr):
         self.direct = closed_run(code)
 
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if kernel.settle(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
         if not self.code:
@@ -295,9 +286,7 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):  # the effect's end, as in vm.run: something started
+        if kernel.settle(g):  # the effect's end, as in vm.run: something started
             return
         # go on
         f.code[f.pc].run(g, f)

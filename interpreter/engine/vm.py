@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from interpreter.engine import repetition
+from interpreter.engine import kernel, repetition
 from interpreter.engine.state import (
     Decision,
     Frame,
@@ -80,10 +80,7 @@ def answer(g: GameState, option: Any) -> None:
                     if "#complete" in f.env:  # an action whose limit counts once it completes
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
-                    # a timing point (settle_point's quick checks, inlined)
-                    if g.triggers and (g.pending or g.queues and g.queue) \
-                            or g.state_rules and g.rules_at != g.version:
-                        settle_point(g)
+                    kernel.settle(g)  # a timing point
                 continue  # (no run here: `steps` is as it was)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
