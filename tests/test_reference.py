@@ -206,3 +206,24 @@ def test_cards_hypothesis_writes_log_the_same_on_both_paths(tmp_path_factory, ab
 @given(CARD_SETS, st.integers(0, 1000))
 def test_soak_cards_hypothesis_writes(tmp_path_factory, abilities, seed):
     _cards_differential(tmp_path_factory.mktemp("cards"), abilities, seed)
+
+
+# ---------- the timing rule ----------
+def test_the_timing_rule_inlined_is_the_timing_rule() -> None:
+    """The timing points compile the settle test into their code (timing.inline_settle): on
+    every combination of what it reads, the inlined test says what the function says."""
+    import itertools
+    from types import SimpleNamespace
+
+    from interpreter.engine.timing import inline_settle, needs_settling
+
+    @inline_settle
+    def inlined(state: object) -> bool:
+        return bool(needs_settling(state))
+
+    assert "needs_settling" not in inlined.__code__.co_names  # (no call left)
+    for triggers, pending, queues, queue, rules, at in itertools.product(
+            (False, True), ([], [1]), (False, True), ([], [1]), (False, True), (3, 4)):
+        g = SimpleNamespace(triggers=triggers, pending=pending, queues=queues, queue=queue,
+                            state_rules=rules, rules_at=at, version=4)
+        assert inlined(g) == bool(needs_settling(g)), g

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine import kernel, vm
+from interpreter.engine import vm
 from interpreter.engine.state import Decision, Frame, GameState
+from interpreter.engine.timing import inline_settle, needs_settling
 
 Fn = Callable[[GameState, dict], Any]
 DONE = "done"
@@ -18,9 +19,10 @@ DONE = "done"
 
 class Instr:
     """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
-    settles first: its `run` begins with kernel.settle, which starts the state rules and
-    waiting triggered abilities, if any, and returns, to run again once they are done (the
-    run loop itself looks at no instruction's kind)."""
+    settles first: when the timing rule says so (timing.needs_settling, inlined), its `run`
+    begins by starting the state rules and waiting triggered abilities (vm.settle_point) and
+    returns, to run again once they are done (the run loop itself looks at no instruction's
+    kind)."""
 
     __slots__ = ()
 
@@ -313,9 +315,11 @@ class Settle(Instr):
 
     __slots__ = ()
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        kernel.settle(g)
+        if needs_settling(g):
+            vm.settle_point(g)
 
 
 class Together(Instr):

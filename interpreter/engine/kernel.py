@@ -33,22 +33,14 @@ from typing import Any
 
 from interpreter.engine import vm
 from interpreter.engine.state import Frame, GameState, ZoneRef
+from interpreter.engine.timing import needs_settling
 
 
 # ---------- timing ----------
-def needs_settling(g: GameState) -> bool:
-    """The timing rule: at a timing point, something may have to happen first, because a
-    triggered ability waits (pending, or queued with queue resolution), or a state rule may
-    find something to do (the state changed since the state rules last found nothing).
-    Cheap: it tests the game's bools first (GameState.triggers, queues, state_rules)."""
-    if g.triggers and (g.pending or g.queues and g.queue):
-        return True
-    return g.state_rules and g.rules_at != g.version
-
-
 def settle(g: GameState) -> bool:
-    """A timing point: start the state rules and the waiting triggered abilities, if any.
-    True when something was started: it runs first, then the timing point again."""
+    """A timing point: start the state rules and the waiting triggered abilities, if the timing
+    rule says so (timing.needs_settling, the one definition: the engine's timing points inline
+    it). True when something was started: it runs first, then the timing point again."""
     return needs_settling(g) and vm.settle_point(g)
 
 

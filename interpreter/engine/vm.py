@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from interpreter.engine import kernel, repetition
+from interpreter.engine import repetition
 from interpreter.engine.state import (
     Decision,
     Frame,
@@ -20,6 +20,7 @@ from interpreter.engine.state import (
     Result,
     ZoneRef,
 )
+from interpreter.engine.timing import inline_settle, needs_settling
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -46,6 +47,7 @@ def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> No
     g.decision = Decision((player, kind, options, prompt))
 
 
+@inline_settle
 def answer(g: GameState, option: Any) -> None:
     """Resume the instruction that asked, with the chosen option, and run on until a decision
     is pending or the game is over. (The run loop is here, not in run(): one call less an
@@ -80,7 +82,8 @@ def answer(g: GameState, option: Any) -> None:
                     if "#complete" in f.env:  # an action whose limit counts once it completes
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
-                    kernel.settle(g)  # a timing point
+                    if needs_settling(g):  # a timing point
+                        settle_point(g)
                 continue  # (no run here: `steps` is as it was)
             if steps > limit:
                 raise GameOver(Result(None, f"loop limit: {MAX_STEPS_PER_DECISION} steps "
