@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from interpreter.engine import kernel, vm
+from interpreter.engine import kernel, observe, vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
@@ -23,6 +23,13 @@ from interpreter.engine.turn import OrderTriggers
 
 class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
+
+    # the engine's entry points GameState's public API calls (state.py imports neither)
+    answer = staticmethod(vm.answer)
+    finish = staticmethod(vm.finish)
+    label = staticmethod(observe.label)
+    observation = staticmethod(observe.observation)
+    determinize = staticmethod(observe.determinize)
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
                  tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import Frame, GameState, ZoneRef
+from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
 from interpreter.engine.timing import needs_settling
 
 
@@ -339,7 +339,7 @@ def read(g: GameState, cid: int, prop: str) -> Any:
         sdef = game.ruleset.states.get(prop)
         if sdef is not None:
             return bool(g.flags[cid] >> sdef.index & 1)
-        attr = _CARD_READERS.get(prop)
+        attr = CARD_READERS.get(prop)
         return None if attr is None else attr(g, cid)
     modified = prop in game.modified_props
     if modified and pdef.type != "number":
@@ -392,5 +392,3 @@ def _caller(name: str) -> Any:
         return call_verb(g, name, params, caller)
     return call
 
-
-from interpreter.engine.state import CARD_READERS as _CARD_READERS  # noqa: E402

@@ -1,4 +1,9 @@
-"""GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists."""
+"""GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists.
+
+This module imports no other engine module but the model: the public API's methods that run
+code (apply, concede, determinize, observation, legal_actions' labels) reach the VM and the
+observations through the state's Game (Game.answer and its siblings), so the engine's modules
+import one another one way only (docs/INTERNALS.md)."""
 
 from __future__ import annotations
 
@@ -217,7 +222,8 @@ class GameState:
         d = self.decision
         if d is None:
             return []
-        return [Action(i, observe.label(self, o, d.player)) for i, o in enumerate(d.options)]
+        label = self.game.label
+        return [Action(i, label(self, o, d.player)) for i, o in enumerate(d.options)]
 
     def apply(self, action: Action | int) -> None:
         """Answer the pending decision and run to the next one (checked: raises IllegalAction)."""
@@ -228,20 +234,21 @@ class GameState:
         if not isinstance(index, int) or not 0 <= index < len(d.options):
             raise IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
                                 f"{len(d.options)} options")
-        vm.answer(self, d.options[index])
+        self.game.answer(self, d.options[index])
 
     def determinize(self, player: int, rng) -> GameState:
         """A copy with the cards `player` cannot see dealt again at random (for search)."""
-        return observe.determinize(self, player, rng)
+        return self.game.determinize(self, player, rng)
 
     def concede(self, player: int) -> None:
         """`player` resigns: open to any player at any decision, never one of the options."""
         if self.result is None:
-            vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
+            self.game.finish(self, Result(self.other(player), f"P{player + 1} concedes",
+                                          "concession"))
 
     def observation(self, player: int) -> dict:
         """What `player` may see: never the opponent's hand or any deck order."""
-        return observe.observation(self, player)
+        return self.game.observation(self, player)
 
     def keep_log(self, log: list[dict] | None) -> None:
         """Log into `log` (None: keep no log). `heard`, the events something hears (a
@@ -441,7 +448,3 @@ CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c', hide='g.game.hid
                 for name, source in CARD_ATTR_SOURCE.items()}
 CARD_ATTRS = frozenset(CARD_READERS)
 
-
-# (last: these modules import this one; a function-level import costs ~1 us at every call,
-# and apply() is called at every decision)
-from interpreter.engine import observe, vm  # noqa: E402
