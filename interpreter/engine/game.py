@@ -127,10 +127,10 @@ class Game:
         self.rules_with_reads = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
         self.rules_changed = vm.rules_changed(self.rules_with_reads)  # see vm._fire_state_rules
         self.any_rule_reads = None if None in self.rule_reads \
-            else tuple(sorted(set().union(*self.rule_reads)))  # by any state rule
+            else tuple(sorted(set().union(*(r for r in self.rule_reads if r))))  # by any state rule
         # what the win/loss rules read: a change elsewhere cannot end the game
         ends = [expand(r.reads) for r in self.ruleset.end_rules]
-        self.end_reads = None if None in ends else frozenset().union(*ends)
+        self.end_reads = None if None in ends else frozenset().union(*(r for r in ends if r))
         if self.end_reads is not None and self.end_reads & {"@host", "@mods", "@turn"}:
             # (changes to these come without a check of their own: a move that drops a card's
             # attachments or modifiers, the turn passing): every change needs one
@@ -151,7 +151,8 @@ class Game:
         # per card definition, (index, ability, (kind, key), the zones it works in) for its
         # abilities of the kinds static_keys indexes, its triggered abilities and its static
         # ones (vm.live_statics indexes the live ones by (kind, key); a static's key is "")
-        self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
+        self.keyed_abilities: dict[int, tuple[tuple[int, Any, tuple[str, str], frozenset[str]],
+                                              ...]] = {}
         self.has_statics = False
         for d in pool:
             for idx, a in enumerate(d.abilities):
@@ -259,7 +260,7 @@ if mods and name in mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "formula": pdef.formula}
+        namespace: dict[str, Any] = {"name": pdef.name, "formula": pdef.formula}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
@@ -341,7 +342,7 @@ if mods and name in mods:
         if turns is not None:
             g.turn_limit = turns
         g.zones = {ref: [] for ref in self.zone_refs}
-        sections = self.ruleset.deck.get("sections")  # (none when no deck is dealt)
+        sections: dict = self.ruleset.deck.get("sections") or {}  # (none when no deck is dealt)
         for p in range(self.ruleset.players):
             g.res.append(dict(self.initial_res))
             for section, names in decks[p].items():

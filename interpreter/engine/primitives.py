@@ -202,7 +202,7 @@ def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
 
 def _maker(lines: list[str]) -> Callable[..., Callable]:
     """The function `make` the lines define (the code of a mover or a setter)."""
-    namespace = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
+    namespace: dict[str, Any] = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
                  "quiet": vm.quiet, "label": kernel.zone_label}
     exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
     return namespace["make"]

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from interpreter.diagnostics import TcgError
 from interpreter.engine.model import CardDef, PropDef
 
-_blank_rng = random.Random.__new__  # a generator seeded in C, without Random.__init__
+# a generator seeded in C, without Random.__init__
+_blank_rng: Callable[..., random.Random] = random.Random.__new__
 
 
 class ZoneRef:
@@ -109,7 +110,8 @@ class Frame:
         self.pc = 0
         self.env = env
         self.kind = kind
-        self.choice: tuple | None = None  # the state of the choice at pc (instructions.Choose)
+        # the state of the choice at pc (instructions.Choose: a tuple while it runs)
+        self.choice: Any = None
 
     def copy(self) -> Frame:
         f = Frame(self.code, dict(self.env), self.kind)
@@ -127,7 +129,8 @@ class _EveryEvent:
 EVERY_EVENT = _EveryEvent()
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
-NO_MOD_INDEX = (-1, object(), {})  # GameState.mod_index when there is none (for no version)
+# GameState.mod_index when there is none (for no version)
+NO_MOD_INDEX: tuple[int, Any, dict] = (-1, object(), {})
 
 
 class GameState:
@@ -184,7 +187,7 @@ class GameState:
         self._statics: tuple[int, dict] | None = None
         limits = game.ruleset.limits
         self.turn_limit: int = limits.turns
-        self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
+        self.board: Any = None  # repetition.Board, with a `same_board` rule, from the first turn end
         # state fingerprints since the last decision (with a `loop` rule), for forced loops
         self.seen: dict | None = {} if limits.loop_returns else None
         # bumped whenever a card enters or leaves a zone where abilities can work, such a zone

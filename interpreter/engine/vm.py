@@ -165,7 +165,7 @@ def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     earlier card is in its class. The generated action selections call it too.
     The cards never merged (_unmerged) are found once per list of cards: `first[None]`."""
     classes = first[i]
-    marked = _NONE
+    marked: Any = _NONE
     if g.mods or g.counters or g.host:
         marked = first.get(None)
         if marked is None:
@@ -379,7 +379,7 @@ def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple | list
         tests += [f"  if {'True' if r is None else _changed(r)}:", f"    out.append(R{i})"]
     source = "\n".join(tests) + "\n  return out\n"
     rules = tuple(rule for rule, _reads in rules_with_reads)
-    namespace = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
+    namespace: dict[str, Any] = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
     exec(compile(source, "<state rules changed>", "exec"), namespace)  # noqa: S102
     return namespace["changed"]
 
@@ -554,7 +554,7 @@ def _caller_maker(each: bool, guarded: bool, heard: bool, one_cards: bool, direc
                   "    frames.insert(below, f)",
                   "    return True"]
     lines.append("  return call")
-    namespace = {"call_each": _call_each, "forbidden": forbidden, "replace": _replace,
+    namespace: dict[str, Any] = {"call_each": _call_each, "forbidden": forbidden, "replace": _replace,
                  "lookback": lookback, "Frame": Frame}
     exec(compile("\n".join(lines) + "\n", "<verb caller>", "exec"), namespace)  # noqa: S102
     return namespace["make"]
