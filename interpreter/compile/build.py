@@ -21,10 +21,10 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc], reference: bool = False) 
     `reference`: for the reference path (no generated code: engine/kernel.py)."""
     rb = RulesetBuilder(ruleset_doc, reference)
     ruleset, program = rb.build()
-    # cards' texts call leaf verbs through vm.call_verb, and read properties through readers:
+    # cards' texts call inline verbs through vm.call_verb, and read properties through readers:
     # run a few times a match each, an inline copy would cost more to compile (at its first
     # run) than it saves
-    rb.compiler.leaves.clear()
+    rb.compiler.inlinable.clear()
     rb.compiler.exprs.inline_later = False
     rules_modify = frozenset(rb.compiler.modified)  # what the ruleset's own code modifies
     cards: dict[str, CardDef] = {}

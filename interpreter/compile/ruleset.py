@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.compile.exprs import _Generator, modified_source
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
-from interpreter.compile.straight import Leaf, leaf
+from interpreter.compile.straight import InlineVerb, inline_verb
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -197,7 +197,7 @@ class RulesetBuilder:
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
-        trees = {}  # every verb's body is read before any is compiled: see _leaves
+        trees = {}  # every verb's body is read before any is compiled: see _inlinable
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
             self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
@@ -205,7 +205,7 @@ class RulesetBuilder:
             trees[name] = (self.texts.read(("verbs", name, "do"), "body",
                                            {p.name: p.type for p in params}),
                            self.compiler.words)
-        self._leaves(trees)
+        self._inlinable(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
@@ -227,25 +227,25 @@ class RulesetBuilder:
                                 defaults, body, event, ref, each)
         return out
 
-    def _leaves(self, trees: dict[str, tuple]) -> None:
-        """The verbs whose calls run inline in their callers' generated code (straight.Leaf):
+    def _inlinable(self, trees: dict[str, tuple]) -> None:
+        """The verbs whose calls run inline in their callers' generated code (straight.InlineVerb):
         found in rounds, each admitting the verbs that call only verbs admitted before (so
         none that calls itself, even through others)."""
-        leaves = self.compiler.leaves
+        leaves = self.compiler.inlinable
         while not self.reference:
             found = {name: f for name in trees.keys() - leaves
-                     if (f := self._leaf(name, *trees[name])) is not None}
+                     if (f := self._inline_verb(name, *trees[name])) is not None}
             if not found:
                 return
             leaves.update(found)
 
-    def _leaf(self, name: str, tree: A.Body | None, words: set) -> Leaf | None:
+    def _inline_verb(self, name: str, tree: A.Body | None, words: set) -> InlineVerb | None:
         d = self.raw["verbs"][name] or {}
         each, params = d.get("each"), self.names.verbs[name]
         if tree is None or each not in (None, *(p.name for p in params)):
             return None
-        return leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
-                    self.compiler.leaves)
+        return inline_verb(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
+                    self.compiler.inlinable)
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from interpreter.engine import kernel, observe, vm
-from interpreter.engine.instructions import CallFromEnv, direct_verbs
+from interpreter.engine.instructions import CallFromEnv, Speed, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
 from interpreter.engine.state import (
@@ -74,7 +74,6 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
-        self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
         self._narrowed: dict[frozenset[str], Game] = {}
@@ -177,7 +176,10 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
-        self.plain_verbs = self._plain_verbs()
+        # each verb's rung of the verb ladder; its rungs as sets, for the engine's membership tests
+        self.verb_speed = verb_speeds(self.ruleset.verbs, self.guarded_verbs, self.triggers_on)
+        self.direct_verbs = frozenset(n for n, s in self.verb_speed.items() if s >= Speed.DIRECT)
+        self.inline_verbs = frozenset(n for n, s in self.verb_speed.items() if s is Speed.INLINE)
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
         if self.reference:
             for name, table in kernel.tables(self).items():
@@ -189,21 +191,6 @@ class Game:
         self.changers, self.assigners = numbers(self, True), numbers(self, False)
         self.movers = movers(self)  # zone name -> see primitives.move
         self.flippers = flippers(self)  # face -> see primitives.flip
-
-    def _plain_verbs(self) -> frozenset[str]:
-        """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,
-        no card can forbid or replace them, no triggered ability looks back at their cards,
-        and the verbs they call are plain too (compile/straight.py runs such a call of a leaf
-        verb inline)."""
-        verbs = self.ruleset.verbs
-        plain = {name for name, verb in verbs.items()
-                 if name in self.direct_verbs and name not in self.guarded_verbs
-                 and not (verb.card_params and verb.event in self.triggers_on)}
-        while True:
-            kept = {name for name in plain if verbs[name].body[0].verbs <= plain}
-            if kept == plain:
-                return frozenset(plain)
-            plain = kept
 
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
