@@ -61,9 +61,8 @@ class _Fields(NamedTuple):
 class Decision(tuple):
     """A question the engine asks one player; `options` are plain values. Its fields read
     as a named tuple's. One is made at every decision, as Decision((player, kind, options,
-    prompt)): a tuple subclass with no __new__ of its own is made in C (a named tuple's
-    __new__ is a Python function; tuple.__new__(a named tuple, ...) cost ~260 instructions
-    more a decision)."""
+    prompt)): a tuple subclass with no __new__ of its own is made in C, where a named
+    tuple's __new__ is a Python function."""
 
     __slots__ = ()
     _fields = _Fields._fields
