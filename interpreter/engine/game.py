@@ -124,7 +124,10 @@ class Game:
 
         self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
         self.rules_with_reads = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
-        self.rules_changed = vm.rules_changed(self.rules_with_reads)  # see vm._fire_state_rules
+        # see vm._fire_state_rules; the reference path asks every rule each time (asking only
+        # those whose reads changed is the fast path's optimisation)
+        self.rules_changed = kernel.every_rule(self.ruleset.state_rules) if self.reference \
+            else vm.rules_changed(self.rules_with_reads)
         self.any_rule_reads = None if None in self.rule_reads \
             else tuple(sorted(set().union(*(r for r in self.rule_reads if r))))  # by any state rule
         # what the win/loss rules read: a change elsewhere cannot end the game

@@ -29,6 +29,7 @@ The invariants every change keeps:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
@@ -358,6 +359,13 @@ def read(g: GameState, cid: int, prop: str) -> Any:
         if pdef.max is not None and value > pdef.max:
             value = pdef.max
     return value
+
+
+def every_rule(rules: tuple) -> Callable[[dict, int], tuple]:
+    """The state rules to ask at a timing point (Game.rules_changed): all of them, every time
+    (a rule acts whenever its condition holds). The fast path asks only those something they
+    read changed on since they last found nothing (vm.rules_changed)."""
+    return lambda marks, since: rules
 
 
 def zone_label(ref: ZoneRef) -> str:
