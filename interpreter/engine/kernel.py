@@ -25,6 +25,8 @@ The invariants every change keeps:
 - **events**: each change is announced (`vm.emit`) after it is made and before its marks;
   triggered abilities that hear it are collected then. A card leaving a zone where its
   abilities work looks back at that zone (the lookback of vm.emit).
+
+The timing rule (when a timing point settles first) is engine/timing.py's `needs_settling`.
 """
 
 from __future__ import annotations
@@ -34,15 +36,6 @@ from typing import Any
 
 from interpreter.engine import vm
 from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
-from interpreter.engine.timing import needs_settling
-
-
-# ---------- timing ----------
-def settle(g: GameState) -> bool:
-    """A timing point: start the state rules and the waiting triggered abilities, if the timing
-    rule says so (timing.needs_settling, the one definition: the engine's timing points inline
-    it). True when something was started: it runs first, then the timing point again."""
-    return needs_settling(g) and vm.settle_point(g)
 
 
 # ---------- cards changing places ----------
