@@ -362,7 +362,7 @@ class RulesetBuilder:
                 out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
         return tuple(out)
 
-    def _end_check(self, players: int) -> Callable[[Any], None] | None:
+    def _end_check(self, players: int) -> Callable[..., Any] | None:
         """Every win/loss rule for every player (in vm.check_end's order) as one function of
         the state: nothing holding, the common case, costs one call. It ends the game when a
         rule holds (vm.end_game), unless the game is over or a `simultaneously` block is open.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
@@ -206,7 +206,7 @@ class PyGen:
             self._inline(self.owner.inlinable[s.name], values, depth)
             return
         self.verbs.add(s.name)
-        params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
+        args = self.gen.params(self.owner.names.params_of(s.name) or (), values)
         inline = self.owner.inlinable.get(s.name)
         if inline is not None:
             self._line(depth, f"if {s.name!r} in g.game.inline_verbs:")
@@ -214,7 +214,7 @@ class PyGen:
             self._line(depth, "else:")
             depth += 1
         # (vm.call_verb, inlined: the game's caller of the verb)
-        self._hand_over(f"if g.game.callers[{s.name!r}](g, {params}, env):", depth)
+        self._hand_over(f"if g.game.callers[{s.name!r}](g, {args}, env):", depth)
 
     def _card_local(self, value: Any) -> str | None:
         """The Python local a loop's card is read from (an int: given as a one-card tuple,
@@ -393,8 +393,9 @@ class PyGen:
                 and all(isinstance(v, Const) for v in values[2:])):
             return None
         zone, names = top.args[0].value, self.owner.names
-        if not all(isinstance(z, A.Call) and z.name in names.zones
-                   and all(isinstance(a.value, A.Name) for a in z.args) for z in (zone, to)) \
+        if not (isinstance(zone, A.Call) and isinstance(to, A.Call)) \
+                or not all(z.name in names.zones and all(isinstance(a.value, A.Name) for a in z.args)
+                           for z in (zone, to)) \
                 or zone.name == to.name or to.name in names.capped:
             return None
         return zone, values[1:]
@@ -416,21 +417,23 @@ class PyGen:
         key = next(self.sites)
         head = len(self.lines)
         self.lines.append("")  # the `for` line, once the body is known
-        local = isinstance(s, A.ForEach) and not _binds(s.body, s.name)
-        if isinstance(s, A.ForEach):  # (kept in the env: what follows the loop may read it)
-            self._line(depth + 1, f"env[{s.name!r}] = {var}")
-        if local:  # the body reads the card from the local (an int: its fields inline)
-            outer = self.gen.locals.get(s.name)
-            self.gen.locals[s.name] = var
+        name = s.name if isinstance(s, A.ForEach) else None
+        # the body reads the card from the local (an int: its fields inline)
+        local = name if name is not None and not _binds(s.body, name) else None
+        if name is not None:  # (kept in the env: what follows the loop may read it)
+            self._line(depth + 1, f"env[{name!r}] = {var}")
+        if local is not None:
+            outer = self.gen.locals.get(local)
+            self.gen.locals[local] = var
         self.loops.append((key, position))
         calls = self.calls
         self._block(s.body, depth + 1)
         self.loops.pop()
-        if local:
+        if local is not None:
             if outer is None:
-                del self.gen.locals[s.name]
+                del self.gen.locals[local]
             else:
-                self.gen.locals[s.name] = outer
+                self.gen.locals[local] = outer
         if self.calls != calls:
             target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
         else:
@@ -452,7 +455,7 @@ class PyGen:
         self._line(depth, "_check_end(g)")
 
 
-def _negated(term: A.Expr) -> bool:
+def _negated(term: A.Expr) -> TypeGuard[A.Unary]:
     return isinstance(term, A.Unary) and term.op == "not"
 
 
