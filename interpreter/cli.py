@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
                            "at the limit the ruleset's judgement decides, or it is a draw")
     play.add_argument("--quiet", action="store_true", help="print only the result line")
+    _reference_flag(play)
     play.set_defaults(run=_play)
 
     check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
@@ -80,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("-k", metavar="PATTERN", dest="pattern",
                       help="run only the scenarios whose path or name contains PATTERN")
     test.add_argument("--junitxml", metavar="FILE", help="also write the results as JUnit XML")
+    _reference_flag(test)
     test.set_defaults(run=_test)
 
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
@@ -151,6 +153,12 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def _reference_flag(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--reference", action="store_true",
+                      help="run on the reference path: the VM and the kernel's plain functions, "
+                           "no generated code (slower; the log is byte-identical)")
+
+
 def _play(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import TcgError
     from interpreter.run.loading import load_game
@@ -189,7 +197,8 @@ def _play(args: argparse.Namespace) -> int:
 
     try:
         g = resume(args.resume, show, narrator.follow) if args.resume else \
-            play(setup, open_log if args.log else None, show, watch=narrator.follow)
+            play(setup, open_log if args.log else None, show, watch=narrator.follow,
+                 reference=args.reference)
     finally:
         for f in opened:
             f.close()
@@ -232,7 +241,7 @@ def _test(args: argparse.Namespace) -> int:
         if args.pattern and not _selected(path, args.pattern):
             continue
         try:
-            outcome = run_scenario(path)
+            outcome = run_scenario(path, args.reference)
         except DiagnosticError as e:
             outcome = Outcome(str(path), path.stem, e.diagnostics)
         outcomes.append(outcome)

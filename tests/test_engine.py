@@ -562,3 +562,39 @@ def test_a_decision_is_a_tuple_made_in_c_that_reads_as_a_named_tuple():
     assert repr(d) == "Decision(player=1, kind='choose', options=(4, 5), prompt='pick')"
     back = pickle.loads(pickle.dumps(d))
     assert type(back) is Decision and back == d
+
+
+def test_an_illegal_action_is_a_tcg_error_with_the_options_named(ucb, ucb_decks):
+    """apply() refuses an answer that is not legal now: a TcgError (the CLI and the front ends
+    report those as input errors), still a ValueError for callers that catch that."""
+    from interpreter.diagnostics import TcgError
+    from interpreter.engine.state import IllegalAction
+
+    g = ucb.new_state(ucb_decks, 0)
+    n = len(g.legal_actions())
+    with pytest.raises(TcgError, match=f"has {n} options") as raised:
+        g.apply(n)
+    assert isinstance(raised.value, IllegalAction) and isinstance(raised.value, ValueError)
+    g.apply(0)  # the state is untouched: a legal answer still works
+
+
+def test_the_engine_modules_import_one_another_one_way():
+    """No import cycle among the engine's modules (state.py imports only the model: the API
+    reaches the VM through the state's Game), so each can be read and loaded bottom-up."""
+    import ast
+    import graphlib
+
+    engine = Path(interpreter.__file__).parent / "engine"
+    mods = {p.stem: p for p in engine.glob("*.py") if p.stem != "__init__"}
+    deps = {}
+    for name, path in mods.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "interpreter.engine":
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    "interpreter.engine."):
+                found.add(node.module.split(".")[2])
+        deps[name] = found & mods.keys()
+    order = list(graphlib.TopologicalSorter(deps).static_order())  # (raises on a cycle)
+    assert deps["state"] <= {"model"} and order.index("state") < order.index("vm")

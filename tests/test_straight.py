@@ -311,7 +311,7 @@ def test_a_plain_verb_run_inline_logs_as_one_called(monkeypatch):
 
     def none_plain(self, names):
         game = copy.copy(narrow(self, names))
-        game.plain_verbs = frozenset()
+        game.inline_verbs = frozenset()
         return game
 
     monkeypatch.setattr(Game, "for_cards", none_plain)

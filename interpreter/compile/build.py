@@ -16,14 +16,15 @@ from interpreter.engine.model import CardDef, Ruleset, printed_values
 from interpreter.load.yamlpos import Doc
 
 
-def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
-    """Compile a ruleset and its card files; raise DiagnosticError listing every problem."""
-    rb = RulesetBuilder(ruleset_doc)
+def build_game(ruleset_doc: Doc, card_docs: list[Doc], reference: bool = False) -> Game:
+    """Compile a ruleset and its card files; raise DiagnosticError listing every problem.
+    `reference`: for the reference path (no generated code: engine/kernel.py)."""
+    rb = RulesetBuilder(ruleset_doc, reference)
     ruleset, program = rb.build()
-    # cards' texts call leaf verbs through vm.call_verb, and read properties through readers:
+    # cards' texts call inline verbs through vm.call_verb, and read properties through readers:
     # run a few times a match each, an inline copy would cost more to compile (at its first
     # run) than it saves
-    rb.compiler.leaves.clear()
+    rb.compiler.inlinable.clear()
     rb.compiler.exprs.inline_later = False
     rules_modify = frozenset(rb.compiler.modified)  # what the ruleset's own code modifies
     cards: dict[str, CardDef] = {}
@@ -54,7 +55,7 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc]) -> Game:
     rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
     modified = frozenset(rb.compiler.modified)
     return Game(ruleset, cards, program, tokens, rules_modify,
-                _note_reads(rb, ruleset, modified))
+                _note_reads(rb, ruleset, modified), reference)
 
 
 def _note_reads(rb: RulesetBuilder, ruleset: Ruleset,

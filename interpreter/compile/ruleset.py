@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.compile.exprs import _Generator, modified_source
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
-from interpreter.compile.straight import Leaf, leaf
+from interpreter.compile.straight import InlineVerb, inline_verb
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
@@ -36,13 +36,16 @@ ACTION_FIELDS = ("card", "player", "ability")
 
 
 class RulesetBuilder:
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, reference: bool = False) -> None:
         self.doc = doc
         self.raw: dict = doc.data
         self.diags: list[Diagnostic] = []
         self.names = ruleset_names(self.raw)
         self.verb_defaults: dict[str, dict] = {}
-        self.compiler = StmtCompiler(self.names, self.verb_defaults)
+        # reference: no generated runs, no verb run inline, no property read inline (the
+        # kernel's functions do it all: engine/kernel.py)
+        self.reference = reference
+        self.compiler = StmtCompiler(self.names, self.verb_defaults, reference)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
         # what kept values are computed from, for compile/reads.py once every text is compiled
@@ -194,7 +197,7 @@ class RulesetBuilder:
 
     def _verbs(self) -> dict[str, VerbDef]:
         out = {}
-        trees = {}  # every verb's body is read before any is compiled: see _leaves
+        trees = {}  # every verb's body is read before any is compiled: see _inlinable
         for name in self.raw.get("verbs") or {}:
             params = self.names.verbs[name]
             self.verb_defaults[name] = {p.name: _default_expr(p.default, p.type)
@@ -202,7 +205,7 @@ class RulesetBuilder:
             trees[name] = (self.texts.read(("verbs", name, "do"), "body",
                                            {p.name: p.type for p in params}),
                            self.compiler.words)
-        self._leaves(trees)
+        self._inlinable(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
             event = self.names.verb_events[name]
@@ -224,25 +227,25 @@ class RulesetBuilder:
                                 defaults, body, event, ref, each)
         return out
 
-    def _leaves(self, trees: dict[str, tuple]) -> None:
-        """The verbs whose calls run inline in their callers' generated code (straight.Leaf):
+    def _inlinable(self, trees: dict[str, tuple]) -> None:
+        """The verbs whose calls run inline in their callers' generated code (straight.InlineVerb):
         found in rounds, each admitting the verbs that call only verbs admitted before (so
         none that calls itself, even through others)."""
-        leaves = self.compiler.leaves
-        while True:
+        leaves = self.compiler.inlinable
+        while not self.reference:
             found = {name: f for name in trees.keys() - leaves
-                     if (f := self._leaf(name, *trees[name])) is not None}
+                     if (f := self._inline_verb(name, *trees[name])) is not None}
             if not found:
                 return
             leaves.update(found)
 
-    def _leaf(self, name: str, tree: A.Body | None, words: set) -> Leaf | None:
+    def _inline_verb(self, name: str, tree: A.Body | None, words: set) -> InlineVerb | None:
         d = self.raw["verbs"][name] or {}
         each, params = d.get("each"), self.names.verbs[name]
         if tree is None or each not in (None, *(p.name for p in params)):
             return None
-        return leaf(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
-                    self.compiler.leaves)
+        return inline_verb(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
+                    self.compiler.inlinable)
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
@@ -281,11 +284,12 @@ class RulesetBuilder:
         exprs = self.compiler.exprs
         hides = sum(1 << s.index for s in rs.states.values() if s.hides_properties)
         modified = self.compiler.modified  # (those read inline unless a card has modifiers)
-        exprs.printed = {name: _printed_source(p, i, hides) if name not in modified
-                         else modified_source(name, _printed_source(p, i, hides))
-                         for i, (name, p) in enumerate(rs.properties.items())
-                         if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
-                         and (name not in modified or p.type == "number" and p.formula is None)}
+        exprs.printed = {} if self.reference else {
+            name: _printed_source(p, i, hides) if name not in modified
+            else modified_source(name, _printed_source(p, i, hides))
+            for i, (name, p) in enumerate(rs.properties.items())
+            if p.in_bounds(pool) and type(p.default) in (type(None), int, str, bool)
+            and (name not in modified or p.type == "number" and p.formula is None)}
         exprs.printed_later.update((k, v) for k, v in exprs.printed.items()
                                    if k not in modified)  # (see ExprCompiler.printed_later)
         exprs.printed_known()
@@ -358,7 +362,7 @@ class RulesetBuilder:
                 out.append(LossRule(cond, d.get("reason", outcome), d.get("ref", ""), outcome))
         return tuple(out)
 
-    def _end_check(self, players: int) -> Callable[[Any], None] | None:
+    def _end_check(self, players: int) -> Callable[..., Any] | None:
         """Every win/loss rule for every player (in vm.check_end's order) as one function of
         the state: nothing holding, the common case, costs one call. It ends the game when a
         rule holds (vm.end_game), unless the game is over or a `simultaneously` block is open.

@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
-from interpreter.compile.straight import Leaf, PyGen
+from interpreter.compile.straight import InlineVerb, PyGen
 from interpreter.engine import instructions as I
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
@@ -21,14 +21,17 @@ _BARE_WORD_TYPES = {"state", "name", "text", "action"}
 
 
 class StmtCompiler:
-    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None
-                 ) -> None:
+    def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None,
+                 reference: bool = False) -> None:
         self.names = names
+        # the reference path: every statement a VM instruction, no generated run (engine/kernel.py)
+        self.reference = reference
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
         self.words: set[A.Name] = set()  # bare names the checker read as words
-        self.leaves: dict[str, Leaf] = {}  # verbs their callers' generated code runs inline
+        # verbs their callers' straight code can run inline (the INLINE rung: instructions.Speed)
+        self.inlinable: dict[str, InlineVerb] = {}
         self.modified: set[str] = set()  # properties some text modifies (others read faster)
         self.deciding: set[str] = set()  # verbs known to decide (or to start other code)
         self.offered: set[str] = set()  # actions a primitive names (offer(player, ACTION))
@@ -90,6 +93,8 @@ class StmtCompiler:
     def straight(self, s: Any) -> bool:
         """Decision-free: no choice, no timing point, no code started for later; but a
         window offered (HANDING), after which the run goes on, handing over when it opened."""
+        if self.reference:
+            return False
         if isinstance(s, I.Instr):
             return isinstance(s, I.Emit)
         if isinstance(s, A.Call):

@@ -14,9 +14,9 @@ the env as the loop instructions keep it and returns the index of the instructio
 that call, where the VM goes on once that code has run, exactly as if the whole run had
 been VM instructions (but for a loop's next passes, a function again: PyGen.rest).
 
-A call of a leaf verb (one calling primitives and leaf verbs only: see Leaf) runs inline
-when the game finds it plain (Game.plain_verbs: nothing to look at first), with no caller, no
-env and no call of the verb's own function; otherwise it goes through the caller as any other.
+A call of a verb on the ladder's INLINE rung (instructions.Speed: Game.inline_verbs, its body
+an InlineVerb) runs inline, with no caller, no env and no call of the verb's own function;
+otherwise it goes through the caller as any other.
 
 The function is made at its first run, once every card is compiled: a property no text
 modifies is then read as its printed value inline (exprs.printed_reads).
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
@@ -47,10 +47,10 @@ _ENGINE_NAMES = frozenset({"you", "opponent", "self", "it"})
 
 
 @dataclass(frozen=True)
-class Leaf:
+class InlineVerb:
     """A verb whose calls the generated code of its callers runs inline, when the game finds
-    the call plain (Game.plain_verbs): its body calls primitives and leaf verbs only (run
-    inline in turn: a plain verb calls plain verbs only). Its parameters, loop variables and
+    the verb is on the INLINE rung (Game.inline_verbs): its body calls primitives and such
+    verbs only (run inline in turn). Its parameters, loop variables and
     `let`s are Python locals there."""
 
     params: tuple[Param, ...]
@@ -62,30 +62,30 @@ class Leaf:
     names: tuple[str, ...]  # the variables the body binds (for each, let)
 
 
-def leaf(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
-         words: set, leaves: Collection[str]) -> Leaf | None:
-    """The verb as a Leaf, or None: its body must be straight, call no verb but `leaves` and
+def inline_verb(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
+         words: set, leaves: Collection[str]) -> InlineVerb | None:
+    """The verb as an InlineVerb, or None: its body must be straight, call no verb but `leaves` and
     start nothing (no framing primitive), add no modifier (compiled apart, it would read the
     env), and bind each variable once, under a name of its own."""
     names: list[str] = []
-    if not all(_leaf_stmt(s, names, leaves) for s in body):
+    if not all(_inline_stmt(s, names, leaves) for s in body):
         return None
     taken = [p.name for p in params] + names
     if len(set(taken)) != len(taken) or _ENGINE_NAMES & set(taken):
         return None
-    return Leaf(params, each, event, ref, body, words, tuple(names))
+    return InlineVerb(params, each, event, ref, body, words, tuple(names))
 
 
-def _leaf_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
+def _inline_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     if isinstance(s, A.Call):
         return s.name in leaves if s.name not in PRIMITIVES \
             else s.name not in FRAMING and s.name not in HANDING
     if isinstance(s, A.If):
-        return all(_leaf_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
+        return all(_inline_stmt(x, names, leaves) for x in (*s.then, *s.orelse))
     if isinstance(s, (A.ForEach, A.Let)):
         names.append(s.name)
     if isinstance(s, (A.ForEach, A.Repeat, A.Together)):
-        return all(_leaf_stmt(x, names, leaves) for x in s.body)
+        return all(_inline_stmt(x, names, leaves) for x in s.body)
     return isinstance(s, A.Let)
 
 
@@ -104,7 +104,7 @@ class PyGen:
         self.loops: list[tuple[str, str]] = []  # enclosing loops: (env key, saved position)
         self.verbs: set[str] = set()  # the verbs the run calls
         self.calls = 0  # verb calls generated so far
-        self.inline = False  # generating a leaf verb's body inline (see Leaf)
+        self.inline = False  # generating an inline verb's body (see InlineVerb)
 
     def function(self, run: tuple) -> tuple[Callable[[], Fn], frozenset[str]]:
         """A maker of the run's function (Python compiles it on the first run: a game runs
@@ -162,7 +162,7 @@ class PyGen:
 
     def _emit(self, s: I.Emit, depth: int) -> None:
         """As the Emit instruction: an announcement (the state's version stays), with no
-        fields gathered when nobody hears it. (Inline, nothing looks back: see plain_verbs.)"""
+        fields gathered when nobody hears it. (Inline, nothing looks back: see inline_verbs.)"""
         fields = ", ".join(f"{k!r}: {self._variable(k)}" for k in s.fields)
         live, lives = ("None", "()") if self.inline else ("env.get('#live')",
                                                           "env.get('#live', ())")
@@ -202,19 +202,19 @@ class PyGen:
             else:
                 self._line(depth, call)
             return
-        if self.inline:  # a verb run inline calls leaf verbs, plain when it is (plain_verbs)
-            self._inline(self.owner.leaves[s.name], values, depth)
+        if self.inline:  # a verb run inline calls inline verbs only (Game.inline_verbs)
+            self._inline(self.owner.inlinable[s.name], values, depth)
             return
         self.verbs.add(s.name)
-        params = self.gen.params(self.owner.names.params_of(s.name) or (), values)
-        inline = self.owner.leaves.get(s.name)
+        args = self.gen.params(self.owner.names.params_of(s.name) or (), values)
+        inline = self.owner.inlinable.get(s.name)
         if inline is not None:
-            self._line(depth, f"if {s.name!r} in g.game.plain_verbs:")
+            self._line(depth, f"if {s.name!r} in g.game.inline_verbs:")
             self._inline(inline, values, depth + 1)
             self._line(depth, "else:")
             depth += 1
         # (vm.call_verb, inlined: the game's caller of the verb)
-        self._hand_over(f"if g.game.callers[{s.name!r}](g, {params}, env):", depth)
+        self._hand_over(f"if g.game.callers[{s.name!r}](g, {args}, env):", depth)
 
     def _card_local(self, value: Any) -> str | None:
         """The Python local a loop's card is read from (an int: given as a one-card tuple,
@@ -266,8 +266,8 @@ class PyGen:
             out.append(var)
         return out
 
-    def _inline(self, verb: Leaf, values: list, depth: int) -> None:
-        """A leaf verb's call, as vm.call_verb runs a plain one: the parameters evaluated in
+    def _inline(self, verb: InlineVerb, values: list, depth: int) -> None:
+        """An inline verb's call, as vm.call_verb runs it: the parameters evaluated in
         order (cards as a tuple), card by card for `each`, the body, its event."""
         gen, owner = self.gen, self.owner
         pure = not _impure(tuple(v for v in values if not isinstance(v, Const)))
@@ -393,8 +393,9 @@ class PyGen:
                 and all(isinstance(v, Const) for v in values[2:])):
             return None
         zone, names = top.args[0].value, self.owner.names
-        if not all(isinstance(z, A.Call) and z.name in names.zones
-                   and all(isinstance(a.value, A.Name) for a in z.args) for z in (zone, to)) \
+        if not (isinstance(zone, A.Call) and isinstance(to, A.Call)) \
+                or not all(z.name in names.zones and all(isinstance(a.value, A.Name) for a in z.args)
+                           for z in (zone, to)) \
                 or zone.name == to.name or to.name in names.capped:
             return None
         return zone, values[1:]
@@ -416,21 +417,23 @@ class PyGen:
         key = next(self.sites)
         head = len(self.lines)
         self.lines.append("")  # the `for` line, once the body is known
-        local = isinstance(s, A.ForEach) and not _binds(s.body, s.name)
-        if isinstance(s, A.ForEach):  # (kept in the env: what follows the loop may read it)
-            self._line(depth + 1, f"env[{s.name!r}] = {var}")
-        if local:  # the body reads the card from the local (an int: its fields inline)
-            outer = self.gen.locals.get(s.name)
-            self.gen.locals[s.name] = var
+        name = s.name if isinstance(s, A.ForEach) else None
+        # the body reads the card from the local (an int: its fields inline)
+        local = name if name is not None and not _binds(s.body, name) else None
+        if name is not None:  # (kept in the env: what follows the loop may read it)
+            self._line(depth + 1, f"env[{name!r}] = {var}")
+        if local is not None:
+            outer = self.gen.locals.get(local)
+            self.gen.locals[local] = var
         self.loops.append((key, position))
         calls = self.calls
         self._block(s.body, depth + 1)
         self.loops.pop()
-        if local:
+        if local is not None:
             if outer is None:
-                del self.gen.locals[s.name]
+                del self.gen.locals[local]
             else:
-                self.gen.locals[s.name] = outer
+                self.gen.locals[local] = outer
         if self.calls != calls:
             target, items = (f"_n{n}" if var == "_" else f"_n{n}, {var}"), numbered
         else:
@@ -452,7 +455,7 @@ class PyGen:
         self._line(depth, "_check_end(g)")
 
 
-def _negated(term: A.Expr) -> bool:
+def _negated(term: A.Expr) -> TypeGuard[A.Unary]:
     return isinstance(term, A.Unary) and term.op == "not"
 
 

@@ -9,6 +9,7 @@ from interpreter.engine import repetition, vm
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef
 from interpreter.engine.state import Frame, GameState
+from interpreter.engine.timing import inline_settle, needs_settling
 
 PASS = ("pass",)  # end the phase's window
 DECLINE = ("pass", "decline")  # let a response window go by
@@ -161,6 +162,7 @@ def action_env(g: GameState, player: int, card: int | None, idx: int | None) -> 
     return env
 
 
+@inline_settle
 def start_action(g: GameState, f: Frame, option: tuple, player: int,
                  max_actions: int | None) -> None:
     """Begin an action taken in the window frame `f` runs (counted there for `max_actions`).
@@ -196,9 +198,8 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
     if resume is None:  # the action's end, as in vm.run
         if limit is not None and limit[2] == "complete":  # (its limit counts once it completes)
             g.counts[key] = g.counts.get(key, 0) + 1
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version:
-            vm.settle_point(g)  # (a timing point: its quick checks first)
+        if needs_settling(g):  # (a timing point)
+            vm.settle_point(g)
         return
     body = Frame(adef.body, env, "action")
     body.pc = resume
@@ -232,10 +233,9 @@ class Offer(Instr):
         # each decision (one game's at a time: games narrowed to other decks share this code)
         self.plan: tuple = (None, None, ())
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is not None and window_full(f, self.max_actions):
             return
@@ -250,12 +250,12 @@ class Offer(Instr):
         out.append(DECLINE)
         vm.ask(g, who, "action", tuple(out), self.question)
 
+    @inline_settle
     def open(self, g: GameState, code: tuple, who: int) -> bool:
         """Open the window (`code`: `(self,)`) for `who` as a frame running it would, with
         no frame when it has nothing to offer: then it closes at once (most declarations
         of some rulesets offer a window that is empty). True when a frame was left."""
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version \
+        if needs_settling(g) \
                 or self.max_actions is not None and self.max_actions <= 0:
             g.frames.append(Frame(code, {"#who": who}, "block"))  # (settling first: run())
             return True

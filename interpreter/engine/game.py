@@ -6,8 +6,8 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from interpreter.engine import vm
-from interpreter.engine.instructions import CallFromEnv, direct_verbs
+from interpreter.engine import kernel, observe, vm
+from interpreter.engine.instructions import CallFromEnv, Speed, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
 from interpreter.engine.state import (
@@ -24,9 +24,20 @@ from interpreter.engine.turn import OrderTriggers
 class Game:
     """Everything immutable about a match: rules, cards, and tables derived from them."""
 
+    # the engine's entry points GameState's public API calls (state.py imports neither)
+    answer = staticmethod(vm.answer)
+    finish = staticmethod(vm.finish)
+    label = staticmethod(observe.label)
+    option_kind = staticmethod(observe.option_kind)
+    option_cards = staticmethod(observe.option_cards)
+    observation = staticmethod(observe.observation)
+    determinize = staticmethod(observe.determinize)
+
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
                  tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),
-                 static_reads: frozenset[str] | None = None) -> None:
+                 static_reads: frozenset[str] | None = None, reference: bool = False) -> None:
+        # the reference path: the kernel's functions, no code generated per game (see kernel)
+        self.reference = reference
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
         self.end_check = ruleset.end_check  # (see vm.check_end)
@@ -65,7 +76,6 @@ class Game:
         self.field_types = dict(_ENGINE_FIELD_TYPES)
         for verb in ruleset.verbs.values():
             self.field_types.update(zip(verb.params, verb.types, strict=False))
-        self.direct_verbs = direct_verbs(ruleset.verbs)
         self._index_abilities(pool)
         self.readers = self._readers(pool)
         self._narrowed: dict[frozenset[str], Game] = {}
@@ -116,12 +126,15 @@ class Game:
 
         self.rule_reads = tuple(expand(r.reads) for r in self.ruleset.state_rules)
         self.rules_with_reads = tuple(zip(self.ruleset.state_rules, self.rule_reads, strict=True))
-        self.rules_changed = vm.rules_changed(self.rules_with_reads)  # see vm._fire_state_rules
+        # see vm._fire_state_rules; the reference path asks every rule each time (asking only
+        # those whose reads changed is the fast path's optimisation)
+        self.rules_changed = kernel.every_rule(self.ruleset.state_rules) if self.reference \
+            else vm.rules_changed(self.rules_with_reads)
         self.any_rule_reads = None if None in self.rule_reads \
-            else tuple(sorted(set().union(*self.rule_reads)))  # by any state rule
+            else tuple(sorted(set().union(*(r for r in self.rule_reads if r))))  # by any state rule
         # what the win/loss rules read: a change elsewhere cannot end the game
         ends = [expand(r.reads) for r in self.ruleset.end_rules]
-        self.end_reads = None if None in ends else frozenset().union(*ends)
+        self.end_reads = None if None in ends else frozenset().union(*(r for r in ends if r))
         if self.end_reads is not None and self.end_reads & {"@host", "@mods", "@turn"}:
             # (changes to these come without a check of their own: a move that drops a card's
             # attachments or modifiers, the turn passing): every change needs one
@@ -142,7 +155,8 @@ class Game:
         # per card definition, (index, ability, (kind, key), the zones it works in) for its
         # abilities of the kinds static_keys indexes, its triggered abilities and its static
         # ones (vm.live_statics indexes the live ones by (kind, key); a static's key is "")
-        self.keyed_abilities: dict[int, tuple[tuple[int, Any], ...]] = {}
+        self.keyed_abilities: dict[int, tuple[tuple[int, Any, tuple[str, str], frozenset[str]],
+                                              ...]] = {}
         self.has_statics = False
         for d in pool:
             for idx, a in enumerate(d.abilities):
@@ -167,8 +181,15 @@ class Game:
                 self.guard_keys[name] = keys
         self.guarded_verbs = frozenset(self.static_keys.get("prohibition", set())
                                        | self.static_keys.get("replacement", set()))
-        self.plain_verbs = self._plain_verbs()
+        # each verb's rung of the verb ladder; its rungs as sets, for the engine's membership tests
+        self.verb_speed = verb_speeds(self.ruleset.verbs, self.guarded_verbs, self.triggers_on)
+        self.direct_verbs = frozenset(n for n, s in self.verb_speed.items() if s >= Speed.DIRECT)
+        self.inline_verbs = frozenset(n for n, s in self.verb_speed.items() if s is Speed.INLINE)
         self.action_plans: dict[tuple[str, ...], tuple] = {}  # see actions.legal_actions
+        if self.reference:
+            for name, table in kernel.tables(self).items():
+                setattr(self, name, table)
+            return
         self.callers = vm.callers(self)  # verb -> see vm.call_verb
         self.setters = setters(self)  # state -> see primitives.set_state
         # resource or counter -> see primitives.change, assign
@@ -176,26 +197,14 @@ class Game:
         self.movers = movers(self)  # zone name -> see primitives.move
         self.flippers = flippers(self)  # face -> see primitives.flip
 
-    def _plain_verbs(self) -> frozenset[str]:
-        """The verbs a call runs as vm.call_verb would with nothing to look at first: direct,
-        no card can forbid or replace them, no triggered ability looks back at their cards,
-        and the verbs they call are plain too (compile/straight.py runs such a call of a leaf
-        verb inline)."""
-        verbs = self.ruleset.verbs
-        plain = {name for name, verb in verbs.items()
-                 if name in self.direct_verbs and name not in self.guarded_verbs
-                 and not (verb.card_params and verb.event in self.triggers_on)}
-        while True:
-            kept = {name for name in plain if verbs[name].body[0].verbs <= plain}
-            if kept == plain:
-                return frozenset(plain)
-            plain = kept
-
     def _readers(self, pool: list[CardDef]) -> dict:
         """prop name -> fn(g, cid): one lookup per property read on the hot path (a plain dict:
         a dict subclass's `d[k]` costs a method call in CPython 3.11). A property that
         neither the ruleset nor a card of `pool` modifies reads its printed value."""
-        modified = self.modified_by(pool)
+        modified = self.modified_props = self.modified_by(pool)
+        if self.reference:  # (the same names: see kernel.read)
+            return {name: _kernel_reader(name)
+                    for name in (*CARD_READERS, *self.ruleset.states, *self.ruleset.properties)}
         readers = dict(CARD_READERS)
         for name, s in self.ruleset.states.items():
             readers[name] = lambda g, c, bit=1 << s.index: bool(g.flags[c] & bit)
@@ -243,7 +252,7 @@ if mods and name in mods:
                       for op, bound in (("<", pdef.min), (">", pdef.max)) if bound is not None]
         source = "def read(g, cid):\n" + "".join(
             f"    {line}\n" for block in lines for line in block.split("\n")) + "    return value\n"
-        namespace = {"name": pdef.name, "formula": pdef.formula}
+        namespace: dict[str, Any] = {"name": pdef.name, "formula": pdef.formula}
         exec(compile(source, f"<{pdef.name} reader>", "exec"), namespace)  # noqa: S102 (ours)
         return namespace["read"]
 
@@ -327,7 +336,7 @@ if mods and name in mods:
         if turns is not None:
             g.turn_limit = turns
         g.zones = {ref: [] for ref in self.zone_refs}
-        sections = self.ruleset.deck.get("sections")  # (none when no deck is dealt)
+        sections: dict = self.ruleset.deck.get("sections") or {}  # (none when no deck is dealt)
         for p in range(self.ruleset.players):
             g.res.append(dict(self.initial_res))
             for section, names in decks[p].items():
@@ -357,6 +366,10 @@ if mods and name in mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:
+    return lambda g, cid: kernel.read(g, cid, name)
 
 
 _STATIC = ("static", "")  # the live static abilities' key in vm.live_statics

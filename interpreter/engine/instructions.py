@@ -6,11 +6,13 @@ An instruction either finishes (advancing `f.pc`) or asks a question through
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from enum import IntEnum
 from typing import Any
 
 from interpreter.engine import vm
 from interpreter.engine.state import Decision, Frame, GameState
+from interpreter.engine.timing import inline_settle, needs_settling
 
 Fn = Callable[[GameState, dict], Any]
 DONE = "done"
@@ -18,11 +20,10 @@ DONE = "done"
 
 class Instr:
     """A timing point (a phase's start and end, a window, a turn's end, a phase procedure)
-    settles first: its `run` begins by starting the state rules and waiting triggered
-    abilities, if any, and returns, to run again once they are done (settle_point's quick
-    checks are inlined there: the run loop itself looks at no instruction's kind). The checks
-    test the game's bools first (GameState.triggers, queues, state_rules): a truth test of a
-    list is a call, and most games leave some of them empty for good."""
+    settles first: when the timing rule says so (timing.needs_settling, inlined), its `run`
+    begins by starting the state rules and waiting triggered abilities (vm.settle_point) and
+    returns, to run again once they are done (the run loop itself looks at no instruction's
+    kind)."""
 
     __slots__ = ()
 
@@ -82,12 +83,38 @@ def closed_run(body: tuple) -> bool:
     return isinstance(first, Straight) and first.end == len(body) and not first.open_end
 
 
-def direct_verbs(verbs: dict) -> frozenset[str]:
-    """The verbs a call runs as a plain function, without a frame: the body is one closed
-    Straight run, and the verb never calls itself, even through others (a recursion stays in
-    the VM, whose loop limit stops it)."""
+class Speed(IntEnum):
+    """The verb ladder: how fast a call of a verb can run, each rung needing the ones below
+    (docs/INTERNALS.md). Game.verb_speed holds each verb's rung in a match; actions and phase
+    procedures climb the first two rungs too (ActionDef.direct, turn.Push.direct)."""
+
+    # its body runs on a frame of its own, in the VM (every verb on the reference path)
+    FRAMED = 0
+    # its body is one closed run (closed_run) and it never calls itself, even through others
+    # (a recursion stays in the VM, whose loop limit stops it): its caller runs the run's
+    # function with no frame, and a frame holds only what the function leaves to run
+    DIRECT = 1
+    # direct, with nothing to look at first (no card can forbid or replace it, no triggered
+    # ability looks back at its cards) and calling INLINE verbs only: its callers' straight
+    # code runs its body inline (compile/straight.py, InlineVerb)
+    INLINE = 2
+
+
+def verb_speeds(verbs: dict, guarded: Collection[str], hearing: Collection[str]
+                ) -> dict[str, Speed]:
+    """Each verb's rung of the ladder, in a game where cards can forbid or replace the verbs
+    `guarded`, and triggered abilities hear the events `hearing`."""
     calls = {name: verb.body[0].verbs for name, verb in verbs.items() if closed_run(verb.body)}
-    return frozenset(n for n in calls if not _reaches(calls, n, n))
+    direct = {n for n in calls if not _reaches(calls, n, n)}
+    inline = {n for n in direct if n not in guarded
+              and not (verbs[n].card_params and verbs[n].event in hearing)}
+    while True:  # (a verb calling one that is not inline is not)
+        kept = {n for n in inline if calls[n] <= inline}
+        if kept == inline:
+            break
+        inline = kept
+    return {n: Speed.INLINE if n in inline else Speed.DIRECT if n in direct else Speed.FRAMED
+            for n in verbs}
 
 
 def _reaches(calls: dict[str, frozenset[str]], start: str, target: str) -> bool:
@@ -315,11 +342,11 @@ class Settle(Instr):
 
     __slots__ = ()
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
         f.pc += 1
-        if g.triggers and (g.pending or g.queues and g.queue) \
-                or g.state_rules and g.rules_at != g.version:
-            vm.settle_point(g)  # (its quick checks first, as vm.run does)
+        if needs_settling(g):
+            vm.settle_point(g)
 
 
 class Together(Instr):

@@ -138,7 +138,8 @@ class LazyObservation(Mapping):
     __slots__ = ("_g", "_player", "_data")  # (one is made at every decision)
 
     def __init__(self, g: GameState, player: int) -> None:
-        self._g, self._player, self._data = g, player, None
+        self._g, self._player = g, player
+        self._data: dict | None = None
 
     def _built(self) -> dict:
         if self._data is None:
@@ -161,7 +162,8 @@ class LazyLabels(Sequence):
     __slots__ = ("_g", "_decision", "_cache")  # (one is made at every decision)
 
     def __init__(self, g: GameState) -> None:
-        self._g, self._decision = g, g.decision
+        self._g = g
+        self._decision: Any = g.decision  # (pending: a Decision)
         self._cache: dict[int, str] | None = None  # (made when a label is first read)
 
     def __len__(self) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
@@ -123,29 +123,6 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
     return _maker(lines)
 
 
-def _forget(g: GameState, cid: int) -> None:
-    """The card's modifiers, counters, attachments and who saw it go (it is a new object)."""
-    if g.mods:
-        kept = [m for m in g.mods if m[0] != cid]
-        if len(kept) != len(g.mods):
-            g.mods = kept
-            g.marks["@mods"] = g.version + 1  # (the move's change, counted after this)
-    if g.counters:
-        for key in [k for k in g.counters if k[0] == cid]:
-            del g.counters[key]
-    g.known.pop(cid, None)
-    if g.host:  # it no longer hosts anything, nor is it attached to anything
-        hosted = [k for k, v in g.host.items() if v == cid]
-        if g.host.pop(cid, None) is not None or hosted:
-            for k in hosted:
-                del g.host[k]
-            g.marks["@host"] = g.version + 1  # (the move's change, counted after this)
-
-
-def _zone_label(ref: ZoneRef) -> str:
-    return ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
-
-
 def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if zone is None:
         return
@@ -225,8 +202,8 @@ def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
 
 def _maker(lines: list[str]) -> Callable[..., Callable]:
     """The function `make` the lines define (the code of a mover or a setter)."""
-    namespace = {"as_cards": vm.as_cards, "forget": _forget, "emit": vm.emit, "quiet": vm.quiet,
-                 "label": _zone_label}
+    namespace: dict[str, Any] = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
+                 "quiet": vm.quiet, "label": kernel.zone_label}
     exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
     return namespace["make"]
 
@@ -246,6 +223,8 @@ def flippers(game: Any) -> dict[str, Callable]:
 
 def _flipper(game: Any, face: str) -> Callable:
     """The function of flippers() for one face (any other text turns cards face down)."""
+    if game.reference:
+        return kernel.flip
     ends = game.end_reads
     check = (ends is None or "@face" in ends) and game.end_check
     plan = ("flipped" in game.triggers_on, bool(check))
@@ -307,6 +286,8 @@ def numbers(game: Any, add: bool) -> dict[str, Callable]:
 def _number_fn(game: Any, name: str, add: bool) -> Callable:
     """The function of numbers() for one name (a name no ruleset declares, from a variable,
     is a counter's)."""
+    if game.reference:
+        return kernel.change if add else kernel.assign
     spec = game.ruleset.resources.get(name)
     channel = ("counter:" if spec is None else "res:") + name
     low = None if spec is None else spec.get("min")
@@ -397,33 +378,6 @@ def first_turn(g: GameState, env: dict, player: int) -> None:
     g.marks["@turn"] = g.version
 
 
-def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
-           n: int = 1) -> None:
-    if to is None:
-        return
-    zdef = g.game.ruleset.zones[to.name]
-    up = (zdef.face if face is None else face) == "up"
-    owner = to.owner if to.owner >= 0 else env["you"]
-    for _ in range(max(n or 0, 0)):
-        if zdef.capacity is not None and len(g.zones[to]) >= zdef.capacity:
-            if g.log is not None:
-                g.log.append({"e": "create_failed", "name": name, "to": _zone_label(to),
-                              "why": "zone is full"})
-            return
-        # a new card: new_cards gave it its zone, no state, its owner as controller
-        cid = g.game.new_card(g, g.game.tokens[name], owner, to)
-        g.zones[to].insert(0, cid)
-        if to.name in g.game.scan_zone_set:
-            g.epoch += 1
-        g.face[cid] = up
-        g.clock += 1
-        g.stamp[cid] = g.clock
-        if not vm.quiet(g, "created"):
-            vm.emit(g, "created", {"card": cid, "to_zone": to.name})
-        g.marks[to.name] = g.version
-        vm.check_end(g, to.name)
-
-
 def attach(g: GameState, env: dict, card: Any, host: Any) -> None:
     """Attach cards to a host card (possession, equipment); attached() lists them in order."""
     hosts = vm.as_cards(g, host)
@@ -509,8 +463,10 @@ PRIMITIVES: dict[str, Primitive] = {
                            "the game is a draw"),
     "first_turn": Primitive(first_turn, (P("player", "player"),),
                             "the player takes the first turn (in setup: after a coin toss)"),
-    "create": Primitive(create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
+    "create": Primitive(kernel.create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1)), "create token cards in a zone"),
+    "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
+                      "two cards exchange places (zones and positions)"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),
                         "attach cards to a host card; attached(host) lists them, oldest first"),
     "offer": Primitive(offer, (P("player", "player"), P("action", "action")),

@@ -79,6 +79,8 @@ def loop_returned(g: GameState) -> bool:
           tuple(sorted(g.host.items())), tuple(m[:5] for m in g.mods),
           tuple(g.pending), tuple(g.queue))
     seen = g.seen
+    if seen is None:  # (no `loop` rule: never asked)
+        return False
     seen[fp] = seen.get(fp, 0) + 1
     if seen[fp] <= g.game.ruleset.limits.loop_returns:
         return False

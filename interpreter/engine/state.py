@@ -1,16 +1,23 @@
-"""GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists."""
+"""GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists.
+
+This module imports no other engine module but the model: the public API's methods that run
+code (apply, concede, determinize, observation, legal_actions' labels) reach the VM and the
+observations through the state's Game (Game.answer and its siblings), so the engine's modules
+import one another one way only (docs/INTERNALS.md)."""
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from interpreter.diagnostics import TcgError
 from interpreter.engine.model import CardDef, PropDef
 
-_blank_rng = random.Random.__new__  # a generator seeded in C, without Random.__init__
+# a generator seeded in C, without Random.__init__
+_blank_rng: Callable[..., random.Random] = random.Random.__new__
 
 
 class ZoneRef:
@@ -54,9 +61,8 @@ class _Fields(NamedTuple):
 class Decision(tuple):
     """A question the engine asks one player; `options` are plain values. Its fields read
     as a named tuple's. One is made at every decision, as Decision((player, kind, options,
-    prompt)): a tuple subclass with no __new__ of its own is made in C (a named tuple's
-    __new__ is a Python function; tuple.__new__(a named tuple, ...) cost ~260 instructions
-    more a decision)."""
+    prompt)): a tuple subclass with no __new__ of its own is made in C, where a named
+    tuple's __new__ is a Python function."""
 
     __slots__ = ()
     _fields = _Fields._fields
@@ -94,11 +100,11 @@ class Action:
 
     @property
     def kind(self) -> str:
-        return observe.option_kind(self.option, self.decision.kind)
+        return self._g.game.option_kind(self.option, self.decision.kind)
 
     @property
     def cards(self) -> tuple[int | None, ...]:
-        return observe.option_cards(self._g, self.option, self.decision.player)
+        return self._g.game.option_cards(self._g, self.option, self.decision.player)
 
     @property
     def ability(self) -> int | None:
@@ -108,7 +114,7 @@ class Action:
     @property
     def label(self) -> str:
         if self._label is None:
-            self._label = observe.label(self._g, self.option, self.decision.player)
+            self._label = self._g.game.label(self._g, self.option, self.decision.player)
         return self._label
 
     def __eq__(self, other: object) -> bool:
@@ -155,8 +161,9 @@ class LegalActions(Sequence):
         return repr(list(self))
 
 
-class IllegalAction(ValueError):
-    """apply() was given something that is not a legal answer now."""
+class IllegalAction(TcgError, ValueError):
+    """apply() was given something that is not a legal answer now (a TcgError, as every error
+    raised on purpose; a ValueError, as callers have caught it)."""
 
 
 class GameOver(Exception):
@@ -175,7 +182,8 @@ class Frame:
         self.pc = 0
         self.env = env
         self.kind = kind
-        self.choice: tuple | None = None  # the state of the choice at pc (instructions.Choose)
+        # the state of the choice at pc (instructions.Choose: a tuple while it runs)
+        self.choice: Any = None
 
     def copy(self) -> Frame:
         f = Frame(self.code, dict(self.env), self.kind)
@@ -193,7 +201,8 @@ class _EveryEvent:
 EVERY_EVENT = _EveryEvent()
 STATICS_PENDING: dict = {}  # GameState._statics while Game.static_mods computes them
 STATICS = "@statics"  # the change channel standing for what the static abilities read
-NO_MOD_INDEX = (-1, object(), {})  # GameState.mod_index when there is none (for no version)
+# GameState.mod_index when there is none (for no version)
+NO_MOD_INDEX: tuple[int, Any, dict] = (-1, object(), {})
 
 
 class GameState:
@@ -250,7 +259,7 @@ class GameState:
         self._statics: tuple[int, dict] | None = None
         limits = game.ruleset.limits
         self.turn_limit: int = limits.turns
-        self.board = None  # repetition.Board, with a `same_board` rule, from the first turn end
+        self.board: Any = None  # repetition.Board, with a `same_board` rule, from the first turn end
         # state fingerprints since the last decision (with a `loop` rule), for forced loops
         self.seen: dict | None = {} if limits.loop_returns else None
         # bumped whenever a card enters or leaves a zone where abilities can work, such a zone
@@ -296,15 +305,15 @@ class GameState:
         if d is not None:
             if type(action) is int:  # (first: runners answer with indexes at every decision)
                 if 0 <= action < len(d.options):
-                    vm.answer(self, d.options[action])
+                    self.game.answer(self, d.options[action])
                     return
             elif type(action) is Action:
                 if action.decision is d or action.decision == d:
-                    vm.answer(self, action.option)
+                    self.game.answer(self, action.option)
                     return
             elif hasattr(action, "__index__") and not isinstance(action, bool) \
                     and 0 <= action.__index__() < len(d.options):
-                vm.answer(self, d.options[action.__index__()])
+                self.game.answer(self, d.options[action.__index__()])
                 return
         raise self._illegal(action)
 
@@ -320,17 +329,18 @@ class GameState:
 
     def determinize(self, player: int, rng) -> GameState:
         """A copy with the cards `player` cannot see dealt again at random (for search)."""
-        return observe.determinize(self, player, rng)
+        return self.game.determinize(self, player, rng)
 
     def concede(self, player: int) -> None:
         """`player` resigns: open to any player at any decision, never one of the options."""
         if self.result is None:
-            vm.finish(self, Result(self.other(player), f"P{player + 1} concedes", "concession"))
+            self.game.finish(self, Result(self.other(player), f"P{player + 1} concedes",
+                                          "concession"))
 
     def observation(self, player: int, options: bool = True) -> dict:
         """What `player` may see: never the opponent's hand or any deck order. With
         `options`, the labels of the options when `player` is the one deciding."""
-        return observe.observation(self, player, options)
+        return self.game.observation(self, player, options)
 
     def keep_log(self, log: list[dict] | None) -> None:
         """Log into `log` (None: keep no log). `heard`, the events something hears (a
@@ -530,7 +540,3 @@ CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c', hide='g.game.hid
                 for name, source in CARD_ATTR_SOURCE.items()}
 CARD_ATTRS = frozenset(CARD_READERS)
 
-
-# (last: these modules import this one; a function-level import costs ~1 us at every call,
-# and apply() is called at every decision)
-from interpreter.engine import observe, vm  # noqa: E402

@@ -21,6 +21,7 @@ from interpreter.engine.actions import (
 from interpreter.engine.instructions import Instr, closed_run
 from interpreter.engine.model import PhaseDef
 from interpreter.engine.state import Decision, Frame, GameOver, GameState, Result
+from interpreter.engine.timing import inline_settle, needs_settling
 
 
 class TurnStart(Instr):
@@ -59,10 +60,9 @@ class PhaseStart(Instr):
         self.phase, self.name, self.when, self.ending = phase, phase.name, phase.when, ending
         self.skip = 0  # where to go on when the phase is skipped: set by the program's maker
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
         if ending is not None:
@@ -100,10 +100,9 @@ class Window(Instr):
         self.prompt = f"{phase.name} phase: act"
         self.plan: tuple = (None, None, ())  # (game, window_of's): see actions.Offer
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         if self.max_actions is None or not window_full(f, self.max_actions):
             plan = self.plan
@@ -138,10 +137,9 @@ class TurnEnd(Instr):
     def __init__(self, loop: int, ending: PhaseDef | None = None) -> None:
         self.loop, self.ending = loop, ending
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         ending = self.ending
         if ending is not None:  # (as in PhaseStart)
@@ -171,6 +169,7 @@ class TurnEnd(Instr):
         f.code[self.loop].run(g, f)  # the next turn starts (not a timing point: nothing settles)
 
 
+@inline_settle
 def end_phase(g: GameState, phase: PhaseDef) -> bool:
     """The phase ends: phase_end is announced where heard, what lasts until a phase's end
     expires. True when settling then started something, which runs first."""
@@ -178,8 +177,7 @@ def end_phase(g: GameState, phase: PhaseDef) -> bool:
         vm.emit(g, "phase_end", {"phase": phase.name, "player": g.turn_player}, changed=False)
     if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
         expire(g, "phase")
-    return bool((g.triggers and (g.pending or g.queues and g.queue)
-                 or g.state_rules and g.rules_at != g.version) and vm.settle_point(g))
+    return bool(needs_settling(g) and vm.settle_point(g))
 
 
 def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
@@ -275,10 +273,9 @@ class Push(Instr):
         self.code = code
         self.direct = closed_run(code)
 
+    @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):
+        if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         f.pc += 1
         if not self.code:
@@ -295,9 +292,7 @@ class Push(Instr):
             body.pc = resume
             g.frames.insert(below, body)
             return
-        if (g.triggers and (g.pending or g.queues and g.queue)
-                or g.state_rules and g.rules_at != g.version) \
-                and vm.settle_point(g):  # the effect's end, as in vm.run: something started
+        if needs_settling(g) and vm.settle_point(g):  # the effect's end, as in vm.run: something started
             return
         # go on
         f.code[f.pc].run(g, f)

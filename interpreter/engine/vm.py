@@ -20,6 +20,7 @@ from interpreter.engine.state import (
     Result,
     ZoneRef,
 )
+from interpreter.engine.timing import inline_settle, needs_settling
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -46,6 +47,7 @@ def ask(g: GameState, player: int, kind: str, options: tuple, prompt: str) -> No
     g.decision = Decision((player, kind, options, prompt))
 
 
+@inline_settle
 def answer(g: GameState, option: Any) -> None:
     """Resume the instruction that asked, with the chosen option, and run on until a decision
     is pending or the game is over. (The run loop is here, not in run(): one call less an
@@ -80,9 +82,7 @@ def answer(g: GameState, option: Any) -> None:
                     if "#complete" in f.env:  # an action whose limit counts once it completes
                         done = f.env["#complete"]
                         g.counts[done] = g.counts.get(done, 0) + 1
-                    # a timing point (settle_point's quick checks, inlined)
-                    if g.triggers and (g.pending or g.queues and g.queue) \
-                            or g.state_rules and g.rules_at != g.version:
+                    if needs_settling(g):  # a timing point
                         settle_point(g)
                 continue  # (no run here: `steps` is as it was)
             if steps > limit:
@@ -165,7 +165,7 @@ def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     earlier card is in its class. The generated action selections call it too.
     The cards never merged (_unmerged) are found once per list of cards: `first[None]`."""
     classes = first[i]
-    marked = _NONE
+    marked: Any = _NONE
     if g.mods or g.counters or g.host:
         marked = first.get(None)
         if marked is None:
@@ -379,7 +379,7 @@ def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple | list
         tests += [f"  if {'True' if r is None else _changed(r)}:", f"    out.append(R{i})"]
     source = "\n".join(tests) + "\n  return out\n"
     rules = tuple(rule for rule, _reads in rules_with_reads)
-    namespace = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
+    namespace: dict[str, Any] = {"R": rules, **{f"R{i}": rule for i, rule in enumerate(rules)}}
     exec(compile(source, "<state rules changed>", "exec"), namespace)  # noqa: S102
     return namespace["changed"]
 
@@ -554,7 +554,7 @@ def _caller_maker(each: bool, guarded: bool, heard: bool, one_cards: bool, direc
                   "    frames.insert(below, f)",
                   "    return True"]
     lines.append("  return call")
-    namespace = {"call_each": _call_each, "forbidden": forbidden, "replace": _replace,
+    namespace: dict[str, Any] = {"call_each": _call_each, "forbidden": forbidden, "replace": _replace,
                  "lookback": lookback, "Frame": Frame}
     exec(compile("\n".join(lines) + "\n", "<verb caller>", "exec"), namespace)  # noqa: S102
     return namespace["make"]

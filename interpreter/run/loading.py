@@ -19,8 +19,10 @@ def validate(doc, kind: str) -> list:
 
 
 @cache
-def load_game(spec: str, extra_cards: tuple[str, ...] = ()) -> Game:
-    """A bundled id or ruleset path -> compiled Game. Raises DiagnosticError."""
+def load_game(spec: str, extra_cards: tuple[str, ...] = (), reference: bool = False) -> Game:
+    """A bundled id or ruleset path -> compiled Game. Raises DiagnosticError. `reference`: a
+    game that runs on the reference path (the VM and engine/kernel.py, no generated code),
+    whose logs are byte-identical to the fast path's."""
     path = files.ruleset_path(spec)
     doc = load_yaml(path)
     problems = validate(doc, "ruleset")
@@ -34,6 +36,6 @@ def load_game(spec: str, extra_cards: tuple[str, ...] = ()) -> Game:
         card_docs.append(cdoc)
     if problems:
         raise DiagnosticError(problems)
-    game = build_game(doc, card_docs)
+    game = build_game(doc, card_docs, reference)
     game.source = str(path)
     return game

@@ -49,14 +49,15 @@ def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck
 def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
          on_event: Callable[[dict], None] | None = None,
          agents: list[Agent] | None = None,
-         watch: Callable[[GameState], None] | None = None) -> GameState:
+         watch: Callable[[GameState], None] | None = None, reference: bool = False) -> GameState:
     """Play to the end. Every log line is written and flushed as it happens; `watch` is
     shown the match's state when it begins (a player's narrator reads what is visible).
+    `reference`: on the reference path (see load_game).
 
     `out` may be a callable that opens the log: it is called only once the
     files are known to be good, so bad input never leaves an empty log behind.
     """
-    game = load_game(setup.ruleset)
+    game = load_game(setup.ruleset, reference=reference)
     decks = resolve_decks(game, setup.ruleset, setup.decks)
     setup.decks = [str(d.doc.path) for d in decks]
     agents = agents or [make_agent(a, setup.seed * 1000 + i) for i, a in enumerate(setup.agents)]

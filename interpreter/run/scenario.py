@@ -117,7 +117,8 @@ def _phase_pc(game: Game, phase: str | None) -> int:
     raise TcgError(f"no phase {phase!r} in the turn structure")
 
 
-def run_scenario(path: str | Path) -> Outcome:
+def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
+    """Run a scenario file (`reference`: on the reference path, see load_game)."""
     doc = load_yaml(path)
     problems = validate(doc, "scenario")
     if problems:
@@ -129,7 +130,7 @@ def run_scenario(path: str | Path) -> Outcome:
     ruleset = spec["ruleset"]
     if (here / ruleset).is_file():  # a ruleset path is relative to the scenario file
         ruleset = str(here / ruleset)
-    game = load_game(ruleset, extra)
+    game = load_game(ruleset, extra, reference)
     try:
         g = _start(game, spec)
     except TcgError as e:

@@ -1,0 +1,395 @@
+"""The reference kernel: the engine's state changes written once, as plain functions.
+
+Each function here holds the engine's invariants for one kind of change, and its docstring
+states them. The fast path runs code generated per game from these rules
+(`primitives._mover_maker` and its siblings, `vm._caller_maker`, `Game._number_reader`,
+compile/straight.py); the reference path (`load_game(..., reference=True)`, `tcg play
+--reference`, `tcg test --reference`) runs these functions instead, and the differential tests
+(tests/test_reference.py) hold both paths to byte-identical logs.
+
+The invariants every change keeps:
+
+- **version**: `g.version` grows by one for every change (values derived from the state are
+  kept per version); `vm.emit`, or `vm.quiet` when nobody hears the event, does it.
+- **change marks**: after a change on a channel (compile/reads.py: a zone's name,
+  `state:NAME`, `res:NAME`, `counter:NAME`, `@face`, `@mods`, `@host`, `@turn`) its mark is the
+  new version, so the cached values that read it (state rules, static modifiers, score) are
+  computed again. A move marks both zones.
+- **epoch**: `g.epoch` grows whenever the cards whose abilities work may have changed (a card
+  enters or leaves a zone where abilities work, or a state that disables abilities changes).
+- **a new object**: a card that changes zone has no states, its zone's face (or the one asked
+  for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
+  entered), and forgets its modifiers, counters, attachments and who saw it.
+- **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
+  at once (vm.check_end): a player can lose in the middle of an effect.
+- **events**: each change is announced (`vm.emit`) after it is made and before its marks;
+  triggered abilities that hear it are collected then. A card leaving a zone where its
+  abilities work looks back at that zone (the lookback of vm.emit).
+
+The timing rule (when a timing point settles first) is engine/timing.py's `needs_settling`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.engine import vm
+from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
+
+
+# ---------- cards changing places ----------
+def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
+         face: str | None = None) -> None:
+    """Move cards to zone `to`, one at a time, in order, each to the top (or the `bottom`).
+
+    Per card: a full zone (its capacity reached) refuses it (`move_failed`, logged only), unless
+    it is already there. Otherwise the card leaves its zone and becomes a new object in `to`
+    (see the module's invariants: no states, face `face` or the zone's, controller, stamp, its
+    modifiers, counters, attachments and sightings forgotten); the epoch grows when either zone
+    is one where abilities work; `moved` is announced (looking back at the zone it left, when an
+    ability of it there could hear); both zones are marked; the win/loss rules are asked when
+    they read either zone."""
+    if to is None:  # a zone of no one (an owner that is none): nothing to do
+        return
+    game = g.game
+    zdef = game.ruleset.zones[to.name]
+    up = (zdef.face if face is None else face) == "up"
+    scan, hearing = game.scan_zone_set, game.triggers_on.get("moved")
+    dest = g.zones[to]
+    for cid in vm.as_cards(g, cards):
+        src = g.zone_of[cid]
+        if zdef.capacity is not None and len(dest) >= zdef.capacity and src is not to:
+            if g.log is not None:
+                g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
+                              "to": zone_label(to), "why": "zone is full"})
+            continue
+        if to.name in scan or src.name in scan:
+            g.epoch += 1
+        g.zones[src].remove(cid)
+        if position == "bottom":
+            dest.append(cid)
+        else:
+            dest.insert(0, cid)
+        _new_object(g, cid, to, up)
+        _announce_move(g, cid, src, to, hearing)
+
+
+def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
+    """Cards `a` and `b` (the first card of each) exchange places: each takes the other's zone
+    and position there. Nothing when either is no card, or both are the same card.
+
+    As after a move, each card becomes a new object where it lands (its new zone's face) and
+    `moved` is announced for it, `a` first (two cards of one zone too: a move within a zone
+    makes a new object as well). The epoch grows when abilities work in either zone; both
+    zones are marked; the win/loss rules are asked when they read either. Capacities hold: the
+    zones keep their sizes."""
+    first, second = vm.as_cards(g, a)[:1], vm.as_cards(g, b)[:1]
+    if not first or not second or first == second:
+        return
+    x, y = first[0], second[0]
+    zx, zy = g.zone_of[x], g.zone_of[y]
+    lx, ly = g.zones[zx], g.zones[zy]
+    ix, iy = lx.index(x), ly.index(y)
+    lx[ix], ly[iy] = y, x
+    scan = g.game.scan_zone_set
+    if zx.name in scan or zy.name in scan:
+        g.epoch += 1
+    hearing, zones = g.game.triggers_on.get("moved"), g.game.ruleset.zones
+    for cid, src, to in ((x, zx, zy), (y, zy, zx)):
+        _new_object(g, cid, to, zones[to.name].face == "up")
+        _announce_move(g, cid, src, to, hearing)
+
+
+def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
+    """The card, now in zone `to`, is a new object (see the module's invariants)."""
+    g.zone_of[cid] = to
+    g.flags[cid] = 0
+    g.face[cid] = up
+    g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
+    g.clock += 1
+    g.stamp[cid] = g.clock
+    forget(g, cid)
+
+
+def _announce_move(g: GameState, cid: int, src: ZoneRef, to: ZoneRef,
+                   hearing: dict | None) -> None:
+    """`moved`, then both zones' marks, then the win/loss rules that read either zone."""
+    gone = ((cid, src.name),) if hearing is not None and g.defs[cid].id in hearing \
+        and src.name in g.game.scan_zone_set else ()
+    if not vm.quiet(g, "moved", gone):
+        vm.emit(g, "moved", {"card": cid, "from_zone": src.name, "to_zone": to.name,
+                             "player": g.owner[cid]}, gone)
+    g.marks[src.name] = g.marks[to.name] = g.version
+    check_end_on(g, to.name, src.name)
+
+
+def forget(g: GameState, cid: int) -> None:
+    """The card's modifiers, counters, attachments and who saw it go (it is a new object).
+    Dropping modifiers or attachments marks `@mods` or `@host` with the version the change
+    that called this will reach (it counts after)."""
+    if g.mods:
+        kept = [m for m in g.mods if m[0] != cid]
+        if len(kept) != len(g.mods):
+            g.mods = kept
+            g.marks["@mods"] = g.version + 1
+    if g.counters:
+        for key in [k for k in g.counters if k[0] == cid]:
+            del g.counters[key]
+    g.known.pop(cid, None)
+    if g.host:  # it no longer hosts anything, nor is it attached to anything
+        hosted = [k for k, v in g.host.items() if v == cid]
+        if g.host.pop(cid, None) is not None or hosted:
+            for k in hosted:
+                del g.host[k]
+            g.marks["@host"] = g.version + 1
+
+
+def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
+           n: int = 1) -> None:
+    """Create `n` token cards `name` on top of zone `to` (owned by the zone's owner, else by
+    `you`), one at a time: a full zone refuses the rest (`create_failed`, logged only). Each is a
+    new card (no state, face `face` or the zone's, a new stamp); the epoch grows when abilities
+    work there; `created` is announced; the zone is marked; the win/loss rules that read it are
+    asked."""
+    if to is None:
+        return
+    zdef = g.game.ruleset.zones[to.name]
+    up = (zdef.face if face is None else face) == "up"
+    owner = to.owner if to.owner >= 0 else env["you"]
+    for _ in range(max(n or 0, 0)):
+        if zdef.capacity is not None and len(g.zones[to]) >= zdef.capacity:
+            if g.log is not None:
+                g.log.append({"e": "create_failed", "name": name, "to": zone_label(to),
+                              "why": "zone is full"})
+            return
+        # a new card: new_cards gave it its zone, no state, its owner as controller
+        cid = g.game.new_card(g, g.game.tokens[name], owner, to)
+        g.zones[to].insert(0, cid)
+        if to.name in g.game.scan_zone_set:
+            g.epoch += 1
+        g.face[cid] = up
+        g.clock += 1
+        g.stamp[cid] = g.clock
+        if not vm.quiet(g, "created"):
+            vm.emit(g, "created", {"card": cid, "to_zone": to.name})
+        g.marks[to.name] = g.version
+        vm.check_end(g, to.name)
+
+
+# ---------- a card's condition ----------
+def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
+    """Set (or clear: `value` false) a card state, card by card, in order. A card already so is
+    passed over: no change, no event. Otherwise: a state that ends with a phase or turn notes the
+    card for expiry; a state that disables abilities grows the epoch; `state` is announced; the
+    state's channel is marked; the win/loss rules that read it are asked."""
+    game = g.game
+    bit = 1 << game.ruleset.states[state].index
+    until, channel = game.state_ends.get(state), game.state_marks[state]
+    disabling = bit & game.disabling_mask
+    on = bool(value)
+    for cid in vm.as_cards(g, cards):
+        had = g.flags[cid]
+        if bool(had & bit) == on:
+            continue
+        g.flags[cid] = had | bit if on else had & ~bit
+        if on and until is not None:
+            g.expiring.setdefault(until, []).append(cid)
+        if disabling:
+            g.epoch += 1
+        if not vm.quiet(g, "state"):
+            vm.emit(g, "state", {"card": cid, "state": state, "value": on})
+        g.marks[channel] = g.version
+        vm.check_end(g, channel)
+
+
+def flip(g: GameState, env: dict, cards: Any, face: str) -> None:
+    """Turn cards face up (`face` "up") or down (any other text), card by card. A card already
+    so is passed over: no change, no event. Otherwise `flipped` is announced, `@face` is marked
+    and the win/loss rules that read faces are asked."""
+    up = face == "up"
+    for cid in vm.as_cards(g, cards):
+        if g.face[cid] is up:
+            continue
+        g.face[cid] = up
+        if not vm.quiet(g, "flipped"):
+            vm.emit(g, "flipped", {"card": cid, "face": face})
+        g.marks["@face"] = g.version
+        vm.check_end(g, "@face")
+
+
+# ---------- numbers ----------
+def change(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
+    """A player's resource or cards' counter `name` grows by `n` (see set_number)."""
+    set_number(g, target, name, n, True)
+
+
+def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
+    """A player's resource or cards' counter `name` becomes `n` (see set_number)."""
+    set_number(g, target, name, n, False)
+
+
+def set_number(g: GameState, target: Any, name: str, n: int | None, add: bool) -> None:
+    """A resource of player `target` (a name the ruleset declares as one) or the counter `name`
+    of each of the cards `target`, in order, grows by `n` (`add`) or becomes `n` (n None: 0).
+    A resource stays at or above its `min`; a counter at or above 0. Each is announced
+    (`resource` or `counter`, with its value and delta) even when it did not change, which
+    then is no change (the version stays, nothing is marked); a change marks `res:NAME` or
+    `counter:NAME`. Once all are done, the win/loss rules that read that channel are asked."""
+    spec = g.game.ruleset.resources.get(name)
+    n = n or 0
+    if spec is not None:
+        low = spec.get("min")
+        res = g.res[target]
+        old = res.get(name, 0)
+        value = old + n if add else n
+        if low is not None and value < low:
+            value = low
+        res[name] = value
+        _number_changed(g, "resource", "player", target, name, value, old, "res:" + name)
+    else:
+        counters = g.counters
+        for cid in target if type(target) is tuple else vm.as_cards(g, target):
+            key = (cid, name)
+            old = counters.get(key, 0)
+            value = max(old + n if add else n, 0)
+            counters[key] = value
+            _number_changed(g, "counter", "card", cid, name, value, old, "counter:" + name)
+    vm.check_end(g, ("res:" if spec is not None else "counter:") + name)
+
+
+def _number_changed(g: GameState, event: str, who_field: str, who: int, name: str, value: int,
+                    old: int, channel: str) -> None:
+    changed = value != old
+    if not vm.quiet(g, event, changed=changed):
+        vm.emit(g, event, {who_field: who, "name": name, "value": value, "delta": value - old},
+                changed=changed)
+    if changed:
+        g.marks[channel] = g.version
+
+
+# ---------- verbs ----------
+def call_verb(g: GameState, name: str, params: dict, caller: dict) -> bool:
+    """Call the ruleset verb `name` with its parameters (`params`: a new dict made for this
+    call, `cards` parameters as tuples) from code running with env `caller`. True when code
+    was left to run first, on new frames.
+
+    A verb applied card by card (`each`) is called once per card, in order (vm._call_each).
+    A live prohibition of it stops it (`prevented`, logged only); else the first live
+    replacement that has not replaced this call yet runs instead. Its env is the parameters
+    plus the caller's you, opponent and self (a parameter of that name wins); the cards a
+    triggered ability could look back at (`#live`) and the replacements already applied
+    (`#replaced`) ride along. Then its body runs on a frame of its own, its event last. (A
+    direct verb, game.direct_verbs: its body runs as a function here, and a frame holds only
+    what it left to run.)"""
+    game = g.game
+    verb = game.ruleset.verbs[name]
+    if verb.each is not None and len(params[verb.each]) != 1:
+        return len(params[verb.each]) > 1 and vm._call_each(g, name, params, caller)
+    replaced = caller.get("#replaced", ())
+    if name in game.guarded_verbs:
+        if vm.forbidden(g, name, params):
+            if g.log is not None:
+                g.log.append({"e": "prevented", "verb": name})
+            return False
+        if vm._replace(g, name, params, replaced):
+            return True
+    if {"you", "opponent", "self"}.isdisjoint(verb.params):
+        env = params  # (the same dict, as the generated callers keep it)
+        env["you"], env["opponent"], env["self"] = caller["you"], caller["opponent"], caller["self"]
+    else:
+        env = {"you": caller["you"], "opponent": caller["opponent"], "self": caller["self"],
+               **params}
+    hearing = game.triggers_on.get(verb.event) if verb.card_params else None
+    if hearing is not None:
+        env["#live"] = vm.lookback(g, hearing, [c for p in verb.card_params for c in params[p]])
+    if replaced:
+        env["#replaced"] = replaced
+    if name not in game.direct_verbs:
+        g.frames.append(Frame(verb.body, env, "verb"))
+        return True
+    below = len(g.frames)
+    resume = verb.body[0].fn(g, env)
+    if resume is None:
+        return False
+    f = Frame(verb.body, env, "verb")  # it goes on in the VM, after what it left to run
+    f.pc = resume
+    g.frames.insert(below, f)
+    return True
+
+
+# ---------- reading ----------
+def read(g: GameState, cid: int, prop: str) -> Any:
+    """A card's property or state as code reads it. A declared property is None while a state
+    hides it (unless `always_known`), else its printed value (or formula), then its modifiers
+    in the ruleset's order (a number's `=`, `+=`, `-=` in turn; a word's latest `=`), then a
+    number is clamped to its bounds; only a property some text modifies (or a formula) has
+    modifiers to look at (game.modified_props). A state is whether the card is in it; an
+    engine attribute (name, owner, zone...) reads as state.CARD_READERS; any other name is
+    None."""
+    game = g.game
+    pdef = game.ruleset.properties.get(prop)
+    if pdef is None:
+        sdef = game.ruleset.states.get(prop)
+        if sdef is not None:
+            return bool(g.flags[cid] >> sdef.index & 1)
+        attr = CARD_READERS.get(prop)
+        return None if attr is None else attr(g, cid)
+    modified = prop in game.modified_props
+    if modified and pdef.type != "number":
+        return g.word(cid, pdef)
+    if g.flags[cid] & game.hiding_mask and not pdef.always_known:
+        return None
+    value = g.defs[cid].printed[list(game.ruleset.properties).index(prop)] \
+        if pdef.formula is None else pdef.formula(g, {"it": cid})
+    if modified:
+        for op, amount, _stamp in g.mods_of(cid, prop) or ():
+            value = value or 0
+            value = amount if op == "=" else value + amount if op == "+=" else value - amount
+    if value is not None:
+        if pdef.min is not None and value < pdef.min:
+            value = pdef.min
+        if pdef.max is not None and value > pdef.max:
+            value = pdef.max
+    return value
+
+
+def every_rule(rules: tuple) -> Callable[[dict, int], tuple]:
+    """The state rules to ask at a timing point (Game.rules_changed): all of them, every time
+    (a rule acts whenever its condition holds). The fast path asks only those something they
+    read changed on since they last found nothing (vm.rules_changed)."""
+    return lambda marks, since: rules
+
+
+def zone_label(ref: ZoneRef) -> str:
+    """A zone as logs show it: its name, and its owner for a player's zone (`hand@P1`)."""
+    return ref.name if ref.owner < 0 else f"{ref.name}@P{ref.owner + 1}"
+
+
+def check_end_on(g: GameState, *channels: str) -> None:
+    """The win/loss rules, once, after a change on `channels`, when one of them reads one."""
+    ends = g.game.end_reads
+    if g.game.end_check is not None and (ends is None or not ends.isdisjoint(channels)):
+        g.game.end_check(g)
+
+
+def tables(game: Any) -> dict[str, dict]:
+    """The reference path's per-game tables (Game.movers and the others), each entry one of
+    the functions above, in place of the generated ones."""
+    verbs = game.ruleset.verbs
+    numbers = (*game.ruleset.resources, *game.ruleset.counters)
+    return {
+        "movers": dict.fromkeys(game.ruleset.zones, move),
+        "setters": dict.fromkeys(game.ruleset.states, set_state),
+        "flippers": dict.fromkeys(("up", "down"), flip),
+        "changers": dict.fromkeys(numbers, change),
+        "assigners": dict.fromkeys(numbers, assign),
+        "callers": {name: _caller(name) for name in verbs},
+    }
+
+
+def _caller(name: str) -> Any:
+    def call(g: GameState, params: dict, caller: dict) -> bool:
+        return call_verb(g, name, params, caller)
+    return call
+
