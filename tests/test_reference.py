@@ -189,7 +189,7 @@ def _with_cards(tmp: Path, abilities: list[str], seed: int, reference: bool) -> 
     names = [f"試{i}" for i in range(len(abilities))]
     for deck in decks:
         deck["main"] = [names[i % len(names)] for i in range(6)] + deck["main"][6:]
-    g = game.new_state(decks, seed)
+    g = game.new_state(decks, seed, log=True)
     rng = random.Random(seed)
     while g.result is None and g.decisions < 300:
         vm.answer(g, rng.choice(g.decision.options))
