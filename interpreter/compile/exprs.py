@@ -27,6 +27,7 @@ from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 
 Fn = Callable[[GameState, dict], Any]
 
@@ -300,6 +301,7 @@ _ENGINE_VARS = frozenset({"you", "opponent", "self"})
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
+        self.variables = _Variables(names)
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them), and for number properties some text modifies
         # (modified_source): set while compiling action selections
@@ -491,27 +493,51 @@ class ExprCompiler:
 
     def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
         """The variables an expression reads ('it' for the candidate of a filter)."""
-        if isinstance(node, A.Name):
-            name, names = node.id, self.names
-            if name == "it" or (in_filter and names.card_field(name)):
-                return {"it"}
-            if name in ("turn_player", "players", "turn_order") or name in names.states \
-                    or name in names.enums or names.zones.get(name):
-                return set()
-            return {name}
-        if isinstance(node, A.Member):
-            return self.reads(node.obj, in_filter)
-        if isinstance(node, A.Unary):
-            return self.reads(node.operand, in_filter)
-        if isinstance(node, A.Binary):
-            return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
-        if isinstance(node, A.Filter):
-            return self.reads(node.source, in_filter) | (self.reads(node.cond, True)
-                                                          - {"it", node.name})
-        if isinstance(node, A.Call):
-            args = node.args[:1] if node.name == "total" else node.args
-            return set().union(*(self.reads(a.value, in_filter) for a in args))
+        return self.variables.reads(node, in_filter)
+
+
+class _Variables(Walker):
+    """The variables an expression reads: what a value computed once must not depend on."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+
+    reads: Dispatch[set[str]] = Dispatch(A.Expr)
+
+    @reads.on(A.Num, A.Str, A.Bool, A.NoneLit)
+    def _literal(self, node: A.Expr, in_filter: bool) -> set[str]:
         return set()
+
+    @reads.on(A.Name)
+    def _name(self, node: A.Name, in_filter: bool) -> set[str]:
+        name, names = node.id, self.names
+        if name == "it" or (in_filter and names.card_field(name)):
+            return {"it"}
+        if name in ("turn_player", "players", "turn_order") or name in names.states \
+                or name in names.enums or names.zones.get(name):
+            return set()
+        return {name}
+
+    @reads.on(A.Member)
+    def _member(self, node: A.Member, in_filter: bool) -> set[str]:
+        return self.reads(node.obj, in_filter)
+
+    @reads.on(A.Unary)
+    def _unary(self, node: A.Unary, in_filter: bool) -> set[str]:
+        return self.reads(node.operand, in_filter)
+
+    @reads.on(A.Binary)
+    def _binary(self, node: A.Binary, in_filter: bool) -> set[str]:
+        return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
+
+    @reads.on(A.Filter)
+    def _filter(self, node: A.Filter, in_filter: bool) -> set[str]:
+        return self.reads(node.source, in_filter) | (self.reads(node.cond, True) - {"it", node.name})
+
+    @reads.on(A.Call)
+    def _call(self, node: A.Call, in_filter: bool) -> set[str]:
+        args = node.args[:1] if node.name == "total" else node.args
+        return set().union(*(self.reads(a.value, in_filter) for a in args))
 
 
 def _keep(card: str, name: str, visibility: str) -> list[str]:
@@ -619,7 +645,7 @@ def _whole_number(node: A.Expr) -> bool:
 
 
 
-class _Generator:
+class _Generator(Walker):
     """Builds the Python source of one expression; constants go into its namespace."""
 
     def __init__(self, owner: ExprCompiler, local_names: frozenset[str] = frozenset(),
@@ -701,8 +727,9 @@ class _Generator:
             self.owner.unread.append((fn, source, args))
         return fn
 
-    def expr(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
+    # the source of an expression's value (in_filter: inside a filter's condition; local_it:
+    # the candidate is the local `it`, not env['it'])
+    expr: Dispatch[str] = Dispatch(A.Expr)
 
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """A subexpression. With hoisting on, a call or filter computed for each candidate
@@ -765,22 +792,27 @@ class _Generator:
         return (on, off) if not on & off else None
 
     # literals
-    def _num(self, n: A.Num, f: bool, li: bool) -> str:
+    @expr.on(A.Num)
+    def _num(self, n: A.Num, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _str(self, n: A.Str, f: bool, li: bool) -> str:
+    @expr.on(A.Str)
+    def _str(self, n: A.Str, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _bool(self, n: A.Bool, f: bool, li: bool) -> str:
+    @expr.on(A.Bool)
+    def _bool(self, n: A.Bool, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _nonelit(self, n: A.NoneLit, f: bool, li: bool) -> str:
+    @expr.on(A.NoneLit)
+    def _nonelit(self, n: A.NoneLit, in_filter: bool, local_it: bool) -> str:
         return "None"
 
     # names
     def _it(self, local_it: bool) -> str:
         return "it" if local_it else "env.get('it')"
 
+    @expr.on(A.Name)
     def _name(self, n: A.Name, in_filter: bool, local_it: bool) -> str:
         name, names = n.id, self.names
         if name == "it":
@@ -820,6 +852,7 @@ class _Generator:
         return isinstance(n, A.Member) or isinstance(n, A.Name) and n.id != "it" \
             and in_filter and bool(self.names.card_field(n.id))
 
+    @expr.on(A.Member)
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:  # a player's number: inline for a player number
@@ -870,10 +903,12 @@ class _Generator:
         return name in CARD_ATTR_SOURCE or name in self.names.properties \
             or name in self.names.states
 
+    @expr.on(A.Unary)
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
         return f"(not {x})" if n.op == "not" else f"_neg({x})"
 
+    @expr.on(A.Binary)
     def _binary(self, n: A.Binary, in_filter: bool, local_it: bool) -> str:
         op = n.op
         if op == "in":
@@ -976,6 +1011,7 @@ class _Generator:
         t = f"_b{self.count}"
         return f"({t} if type({t} := {value}) is tuple else as_cards(g, {t}))"
 
+    @expr.on(A.Filter)
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
 
@@ -1026,6 +1062,7 @@ class _Generator:
                          f"{name}.pop(None, None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
+    @expr.on(A.Call)
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
