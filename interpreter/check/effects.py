@@ -369,7 +369,7 @@ class EffectChecker(Walker):
             return "bool"
         if name in self.names.counters:
             return "number"
-        return {"number": "number", "flag": "bool"}.get(self.names.property_types.get(name), "text")
+        return {"number": "number", "flag": "bool"}.get(self.names.property_types.get(name, ""), "text")
 
     @_expr.on(A.Member)
     def _member(self, e: A.Member, in_filter: bool) -> str:

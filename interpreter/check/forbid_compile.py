@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from interpreter.check import forbid_facts as F
 from interpreter.check.forbid_query import (
@@ -234,7 +234,7 @@ class _Compiler(Walker):
     def count(self, q: Count) -> Callable:
         matchers = [self.pattern(p) for p in q.patterns]
 
-        def fn(ctx):
+        def fn(ctx: Ctx) -> int:
             found: list = []
             for m in matchers:
                 found += m(ctx, True)
@@ -415,6 +415,7 @@ def _attribute(e: F.Effect, name: str, attr: str, arg: str | None) -> Any:
         return F.owner(expr, e.scope)
     if attr == "self":
         return F.is_self(expr, e.scope)
+    assert arg is not None  # `max(PROPERTY)`, the attribute left, names its property (see member)
     return F.most(expr, arg, e.scope, e.ability.card)
 
 
@@ -447,7 +448,7 @@ def _add(a: Any, b: Any) -> Any:
     return a + b if _is_num(a) and _is_num(b) else None
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -515,7 +516,8 @@ def _needs(q: Q, having: dict[str, set[str]]) -> frozenset[str] | None:
             pats = q.args[0].patterns if isinstance(q.args[0], Count) else \
                 [p for p, _ in q.args[0].measures]
             parts = [_needs(p, having) for p in pats]
-            return frozenset().union(*parts) if all(p is not None for p in parts) else None
+            known = [p for p in parts if p is not None]
+            return frozenset().union(*known) if len(known) == len(parts) else None
     return None
 
 

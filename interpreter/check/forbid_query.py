@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
@@ -80,7 +80,7 @@ class Query:
 
 def _span(tok: Any) -> Span:
     if isinstance(tok, Token):
-        return Span(tok.line, tok.column)
+        return Span(tok.line or 1, tok.column or 1)  # (a token from the lexer has both)
     return getattr(tok, "span", Span(1, 1))
 
 
@@ -160,7 +160,7 @@ def parse_query(text: str) -> Query:
     """A query's AST; raises ParseError (line and column inside the text) when it does not parse."""
     text = normalize(text)
     try:
-        return _parser().parse(text)
+        return cast(Query, _parser().parse(text))  # (what the transformer builds)
     except UnexpectedInput as e:
         expected = sorted({_describe(t) for t in getattr(e, "accepts", None)
                            or getattr(e, "expected", None) or ()})

@@ -15,11 +15,12 @@ from __future__ import annotations
 import ast as pyast
 import contextlib
 import dataclasses
+import functools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from types import CodeType
-from typing import Any
+from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
 from interpreter.engine import actions, repetition, vm
@@ -394,7 +395,7 @@ class ExprCompiler:
         fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
         return fn  # (printed_test: see actions._plan)
 
-    def compile_window(self, actions: list[tuple[ActionDef, tuple | None]],
+    def compile_window(self, actions: list[tuple[ActionDef, tuple[A.Expr, list[A.Expr]] | None]],
                        visibility: dict[str, str]) -> Callable:
         """The options of a window of actions (each with its selection's (cards, rules) or
         None), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
@@ -438,23 +439,23 @@ class ExprCompiler:
         more closely (vm.kept_copy), and with the `visibility` of its zone the copies of one
         zone merge without a call in the common case (see _keep)."""
         pure = not _impure((cards, *rules))
-        gen.prelude = [] if pure else None  # (hoisting: see _Generator)
+        prelude: list[str] = []
+        gen.prelude = prelude if pure else None  # (hoisting: see _Generator)
         card = gen.locals["card"]
         source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
         zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
             else None  # (its cards: one zone's list)
-        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden"))
+        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden") if zone else "hidden")
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
             return ["_D, _f = g.defs, {}", f"for {card} in {gen.cards(cards, False, False)}:",
                     f"    if {conds}:", *_indent(keep, 8)]
-        prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
-        filtered = isinstance(cards, A.Filter) and cards.name is None
-        if filtered:
-            head = [f"_s = {gen.cards(cards.source, False, False)}", "if _s:"]
-            test = gen.per_candidate(cards.cond, True, True)
+        filtered = cards if isinstance(cards, A.Filter) and cards.name is None else None
+        if filtered is not None:
+            head = [f"_s = {gen.cards(filtered.source, False, False)}", "if _s:"]
+            test = gen.per_candidate(filtered.cond, True, True)
         else:
             head = [f"_c = {gen.cards(cards, False, False)}", "if _c:"]
         head = [*prelude, *head]
@@ -466,7 +467,7 @@ class ExprCompiler:
                                               for r in per_card]))
         first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
-        if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
+        if filtered is not None:  # one pass: the filter's test, then the rules' (break: none is taken)
             first = [*before_guard, *([f"if not ({guard}):", "    break"] if guard else []),
                      *first]
             body = ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
@@ -588,7 +589,7 @@ def _unveiled(card: str, conds: list[str]) -> list[str]:
     out, off = [], 0
     for cond in conds:
         if off:
-            cond = _HIDDEN.sub(lambda read, off=off: plain(read, off), cond)
+            cond = _HIDDEN.sub(functools.partial(plain, off=off), cond)
         out.append(f"({cond})")
         test = pyast.parse(cond, mode="eval").body
         for term in test.values if isinstance(test, pyast.BoolOp) \
@@ -780,8 +781,8 @@ class _Generator(Walker):
         clear. None for any other condition."""
         on = off = 0
         for term in _conjuncts(n):
-            negated = isinstance(term, A.Unary) and term.op == "not"
-            name = term.operand if negated else term
+            name = term.operand if isinstance(term, A.Unary) and term.op == "not" else term
+            negated = name is not term
             if not (isinstance(name, A.Name) and name.id in self.names.states):
                 return None
             bit = self.names.state_bits[name.id]
@@ -839,7 +840,7 @@ class _Generator(Walker):
             return f"env[{name!r}]"
         return f"env.get({name!r})"
 
-    def _literal(self, n: A.Expr, in_filter: bool) -> bool:
+    def _literal(self, n: A.Expr, in_filter: bool) -> TypeGuard[A.Num | A.Str | A.Bool | A.Name]:
         """Compiles to a Python literal other than None (a number, text, state or enum word)."""
         if isinstance(n, (A.Num, A.Str, A.Bool)):
             return True

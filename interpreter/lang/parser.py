@@ -406,8 +406,7 @@ def _friendly(e: UnexpectedInput, text: str) -> ParseError:
         col = len(text) - (text.rfind("\n") + 1) + 1
         return ParseError("unexpected end of text", line, col, _expect_hint(expected))
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        return ParseError(f"unexpected character {ch!r}", line, col)
+        return ParseError(f"unexpected character {e.char!r}", line, col)
     assert isinstance(e, UnexpectedToken)
     accepts = e.accepts or e.expected
     expected = sorted({_describe(t) for t in accepts})

@@ -16,6 +16,7 @@ import yaml
 
 from interpreter.diagnostics import Diagnostic, DiagnosticError
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - pure-Python PyYAML
@@ -151,7 +152,7 @@ class _Builder:
             return self._mapping(node, at)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, (*at, i)) for i, child in enumerate(node.value)]
-        return _scalar(node)
+        return _scalar(node)  # type: ignore[arg-type]  # (neither a mapping nor a sequence)
 
     def _mapping(self, node: yaml.MappingNode, at: Path_) -> dict:
         out: dict = {}
