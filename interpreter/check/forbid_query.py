@@ -11,7 +11,7 @@ from lark.exceptions import UnexpectedInput
 
 from interpreter.lang.ast import Span
 from interpreter.lang.grammars import open_grammar
-from interpreter.lang.parser import ParseError, normalize
+from interpreter.lang.parser import ParseError, normalize, whole_number
 
 INF = float("inf")
 
@@ -112,7 +112,8 @@ class _ToQuery(Transformer):
         return Op(_span(arg), "not", (arg,))
 
     def num(self, tok):
-        return Lit(_span(tok), int(tok))
+        span = _span(tok)
+        return Lit(span, whole_number(str(tok), span.line, span.col))
 
     def string(self, tok):
         return Lit(_span(tok), str(tok)[1:-1])

@@ -24,6 +24,16 @@ class ParseError(TcgError):
         self.message, self.line, self.col, self.hint = message, line, col, hint
 
 
+def whole_number(digits: str, line: int, col: int) -> int:
+    """The number written; Python's int() refuses more digits than sys.get_int_max_str_digits()
+    (4,300), which no rule needs: a parse error there, not a ValueError."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise ParseError(f"number too long ({len(digits):,} digits)", line, col,
+                         "a number has at most 4,300 digits") from None
+
+
 # Tokens that carry meaning; every other token is punctuation or a keyword.
 _VALUE_TOKENS = frozenset({"NAME", "NUMBER", "STRING", "MODOP", "CMPOP", "ADDOP", "MULOP"})
 
@@ -201,7 +211,7 @@ class _ToAst(Transformer):
         return A.Member(span, c[0], c[1])
 
     def num(self, span, c):
-        return A.Num(span, int(c[0]))
+        return A.Num(span, whole_number(c[0], span.line, span.col))
 
     def string(self, span, c):
         return A.Str(span, sys.intern(c[0][1:-1]))
