@@ -11,7 +11,7 @@ import pytest
 
 from interpreter.check import forbid_query
 from interpreter.lang import ast as A
-from interpreter.lang.visit import Dispatch, Walker, dispatches
+from interpreter.lang.visit import Dispatch, Walker
 
 
 def _walkers() -> list[type[Walker]]:
@@ -102,7 +102,7 @@ def test_every_walker_handles_every_kind_of_each_union_it_walks() -> None:
             "_AbilityReader", "_Effects", "_Compiler"} <= names
     tables = 0
     for walker in walkers:
-        for name, table in dispatches(walker):
+        for name, table in walker.walks.items():
             assert set(table.handlers) == set(table.kinds), f"{walker.__qualname__}.{name}"
             tables += 1
     assert tables >= 10

@@ -23,8 +23,7 @@ pylox's `NodeVisitor.__init_subclass__`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
-from typing import Any, Generic, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args
 
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,7 +35,6 @@ class Dispatch(Generic[R]):
     def __init__(self, union: Any) -> None:
         self.kinds: tuple[type, ...] = get_args(union) or (union,)
         self.handlers: dict[type, Callable[..., R]] = {}
-        self.name = "a walker method"
 
     def on(self, *kinds: type) -> Callable[[F], F]:
         """Mark a method as the handler of these node kinds."""
@@ -58,17 +56,23 @@ class Dispatch(Generic[R]):
     def __set_name__(self, owner: type, name: str) -> None:
         if not issubclass(owner, Walker):  # (only a Walker checks that its tables are whole)
             raise TypeError(f"{owner.__qualname__} dispatches on node kinds: make it a Walker")
-        self.name = f"{owner.__qualname__}.{name}"
 
-    def __get__(self, walker: object, owner: type | None = None) -> Callable[..., R]:
-        return partial(self.run, walker)
+    if TYPE_CHECKING:  # (the class statement puts method()'s function in its place: see Walker)
+        def __get__(self, walker: object, owner: type | None = None) -> Callable[..., R]: ...
 
-    def run(self, walker: object, node: Any, *args: Any, **kwargs: Any) -> R:
-        handler = self.handlers.get(type(node))
-        if handler is None:
-            raise TypeError(f"{self.name} cannot walk {type(node).__name__}: "
-                            f"it walks {self._kind_names()}")
-        return handler(walker, node, *args, **kwargs)
+    def method(self, name: str) -> Callable[..., R]:
+        """The walker's method: runs the handler of its node's kind. A plain function, so
+        that a call costs one dict lookup more than a direct call (walkers run at every build)."""
+        handlers, kinds = self.handlers, " | ".join(k.__name__ for k in self.kinds)
+
+        def walk(walker: object, node: Any, *args: Any, **kwargs: Any) -> R:
+            try:
+                handler = handlers[type(node)]
+            except KeyError:
+                raise TypeError(f"{name} cannot walk {type(node).__name__}: it walks {kinds}") from None
+            return handler(walker, node, *args, **kwargs)
+
+        return walk
 
     def _kind_names(self) -> str:
         return " | ".join(k.__name__ for k in self.kinds)
@@ -78,16 +82,15 @@ class Walker:
     """Base of every AST walker: its subclasses must handle each kind of each union they
     dispatch on (see the module's docstring)."""
 
+    walks: ClassVar[dict[str, Dispatch[Any]]] = {}  # the dispatch tables the class defines
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name, table in dispatches(cls):
+        cls.walks = {name: v for name, v in vars(cls).items() if isinstance(v, Dispatch)}
+        for name, table in cls.walks.items():
             missing = table.missing()
             if missing:
                 raise TypeError(f"{cls.__qualname__}.{name} has no handler for "
                                 f"{', '.join(k.__name__ for k in missing)}: mark one with "
                                 f"@{name}.on(...)")
-
-
-def dispatches(cls: type) -> list[tuple[str, Dispatch[Any]]]:
-    """The dispatch tables a walker class defines itself."""
-    return [(name, value) for name, value in vars(cls).items() if isinstance(value, Dispatch)]
+            setattr(cls, name, table.method(f"{cls.__qualname__}.{name}"))
