@@ -18,6 +18,11 @@ the import of every walker that has not learnt it, instead of letting one silent
 default (an empty set of reads, a stale cache). A node outside the union raises TypeError
 when walked. This is `functools.singledispatchmethod` made exhaustive, in the manner of
 pylox's `NodeVisitor.__init_subclass__`.
+
+A question about a few shapes (is this a whole number, which zone do these cards come from,
+does this draw from the RNG) is not a walker: it answers "no" or "unknown" for every other
+kind, which stays right for a kind added later. A walker is what must say something about
+every kind: what an expression reads, its type, its code.
 """
 
 from __future__ import annotations
