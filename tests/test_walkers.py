@@ -113,3 +113,13 @@ def test_a_dispatch_outside_a_walker_is_refused() -> None:
         class NotAWalker:
             kind: Dispatch[str] = Dispatch(A.Expr)
     assert "make it a Walker" in str(info.value) + str(info.value.__cause__)
+
+
+def test_every_walker_refuses_a_node_outside_its_union() -> None:
+    class Foreign:  # a node kind no union has (as a new one would be before it is added)
+        span = A.NOWHERE
+
+    for walker in _walkers():
+        for name in walker.walks:
+            with pytest.raises(TypeError, match=f"{walker.__qualname__}.{name} cannot walk Foreign"):
+                vars(walker)[name](None, Foreign())  # (refused before the walker is looked at)
