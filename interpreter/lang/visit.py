@@ -12,10 +12,11 @@ the kinds it handles:
             return 1
         ...
 
-`self.depth(node)` runs the handler of the node's exact type. The class statement fails
-(TypeError) when a kind of the union has no handler, so adding a node kind to the AST stops
-the import of every walker that has not learnt it, instead of letting one silently give a
-default (an empty set of reads, a stale cache). A node outside the union raises TypeError
+`self.depth(node)` runs the handler of the node's exact type (the function marked: a
+subclass that redefines a handler's name does not change the dispatch). The class statement
+fails (TypeError) when a kind of the union has no handler, so adding a node kind to the AST
+stops the import of every walker that has not learnt it, instead of letting one silently give
+a default (an empty set of reads, a stale cache). A node outside the union raises TypeError
 when walked. This is `functools.singledispatchmethod` made exhaustive, in the manner of
 pylox's `NodeVisitor.__init_subclass__`.
 
