@@ -14,6 +14,7 @@ from interpreter.diagnostics import did_you_mean
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTRS
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 
 ANY = "any"
 FIELD_TYPES = {
@@ -51,11 +52,14 @@ class Problem:
     hint: str = ""
 
 
+_LITERALS: dict[type, str] = {A.Num: "number", A.Str: "text", A.Bool: "bool", A.NoneLit: ANY}
+
+
 def _fits(actual: str, wanted: set[str]) -> bool:
     return actual == ANY or actual in wanted or ("cards" in wanted and actual == "zone")
 
 
-class EffectChecker:
+class EffectChecker(Walker):
     """Walks one text. `scope` maps the variables the context provides to their types."""
 
     def __init__(self, names: Names, scope: dict[str, str] | set[str]) -> None:
@@ -69,40 +73,7 @@ class EffectChecker:
 
     # ---------- entry points ----------
     def ability(self, a: A.Ability) -> list[Problem]:
-        if isinstance(a, A.InZones):
-            for zone in a.zones:
-                if zone not in self.names.zones:
-                    self._add(a.span, "UNKNOWN-ZONE", f"unknown zone '{zone}'",
-                              did_you_mean(zone, self.names.zones))
-            return self.ability(a.ability)
-        if isinstance(a, A.Trigger):
-            self._event(a.span, a.event)
-            self.scope.update(self._event_fields(a.event))
-            self._cond(a.cond)
-            self.body(a.body)
-        elif isinstance(a, A.Activated):
-            self._cond(a.cond)
-            self.body(a.cost)
-            self.body(a.body)
-        elif isinstance(a, A.Static):
-            self._cond(a.cond)
-            for m in a.modifiers:
-                self._stmt(m)
-                if m.until is not None:
-                    self._add(m.span, "DURATION", "a static ability lasts while its card is in play",
-                              "remove 'until end of ...', or make it an effect of a trigger")
-        elif isinstance(a, A.Replacement):
-            if a.verb not in self.names.verbs:
-                self._add(a.span, "UNKNOWN-VERB", f"unknown verb '{a.verb}'",
-                          did_you_mean(a.verb, self.names.verbs))
-            self.scope.update(self._params(a.verb))
-            self._cond(a.cond)
-            self.body(a.body)
-        else:
-            self._action_or_verb(a.span, a.action, isinstance(a, A.Permission))
-            self.scope.update(card="cards", player="player", ability="ability")
-            self.scope.update(self._params(a.action))
-            self._cond(a.cond)
+        self._ability(a)
         return self.problems
 
     def body(self, stmts: A.Body) -> list[Problem]:
@@ -114,37 +85,102 @@ class EffectChecker:
         self._expr(e, in_filter)
         return self.problems
 
-    # ---------- statements ----------
-    def _stmt(self, s: object) -> None:
-        if isinstance(s, A.Call):
-            self._call_stmt(s)
-        elif isinstance(s, A.If):
-            self._cond(s.cond)
-            self.body(s.then)
-            self.body(s.orelse)
-        elif isinstance(s, (A.May, A.Together)):
-            if isinstance(s, A.May):
-                self._want(s.by, {"player"}, "'may by' needs a player")
-            self.body(s.body)
-        elif isinstance(s, A.Choose):
-            self._want(s.count, {"number"}, "the count of 'choose' must be a number")
-            self._want(s.source, {"cards"}, "'choose' picks from cards or a zone")
-            self._want(s.by, {"player"}, "'choose ... by' needs a player")
-            self.scope[s.name] = "cards"
-        elif isinstance(s, A.ForEach):
-            t = self._expr(s.source, False)
-            if not _fits(t, {"cards", "players"}):
-                self._add(s.source.span, "TYPE", f"'for each' goes over cards or players, not {t}")
-            self.scope[s.name] = "player" if t == "players" else ("cards" if t != ANY else ANY)
-            self.body(s.body)
-        elif isinstance(s, A.Repeat):
-            self._want(s.count, {"number"}, "'repeat' needs a number")
-            self.body(s.body)
-        elif isinstance(s, A.Let):
-            self.scope[s.name] = self._expr(s.value, False)
-        elif isinstance(s, A.Modify):
-            self._modify(s)
+    # ---------- abilities ----------
+    _ability: Dispatch[None] = Dispatch(A.Ability)
 
+    @_ability.on(A.InZones)
+    def _in_zones(self, a: A.InZones) -> None:
+        for zone in a.zones:
+            if zone not in self.names.zones:
+                self._add(a.span, "UNKNOWN-ZONE", f"unknown zone '{zone}'",
+                          did_you_mean(zone, self.names.zones))
+        self._ability(a.ability)
+
+    @_ability.on(A.Trigger)
+    def _trigger(self, a: A.Trigger) -> None:
+        self._event(a.span, a.event)
+        self.scope.update(self._event_fields(a.event))
+        self._cond(a.cond)
+        self.body(a.body)
+
+    @_ability.on(A.Activated)
+    def _activated(self, a: A.Activated) -> None:
+        self._cond(a.cond)
+        self.body(a.cost)
+        self.body(a.body)
+
+    @_ability.on(A.Static)
+    def _static(self, a: A.Static) -> None:
+        self._cond(a.cond)
+        for m in a.modifiers:
+            self._stmt(m)
+            if m.until is not None:
+                self._add(m.span, "DURATION", "a static ability lasts while its card is in play",
+                          "remove 'until end of ...', or make it an effect of a trigger")
+
+    @_ability.on(A.Replacement)
+    def _replacement(self, a: A.Replacement) -> None:
+        if a.verb not in self.names.verbs:
+            self._add(a.span, "UNKNOWN-VERB", f"unknown verb '{a.verb}'",
+                      did_you_mean(a.verb, self.names.verbs))
+        self.scope.update(self._params(a.verb))
+        self._cond(a.cond)
+        self.body(a.body)
+
+    @_ability.on(A.Prohibition, A.Permission)
+    def _prohibition(self, a: A.Prohibition | A.Permission) -> None:
+        self._action_or_verb(a.span, a.action, isinstance(a, A.Permission))
+        self.scope.update(card="cards", player="player", ability="ability")
+        self.scope.update(self._params(a.action))
+        self._cond(a.cond)
+
+    # ---------- statements ----------
+    _stmt: Dispatch[None] = Dispatch(A.Stmt)
+
+    @_stmt.on(A.If)
+    def _if(self, s: A.If) -> None:
+        self._cond(s.cond)
+        self.body(s.then)
+        self.body(s.orelse)
+
+    @_stmt.on(A.May)
+    def _may(self, s: A.May) -> None:
+        self._want(s.by, {"player"}, "'may by' needs a player")
+        self.body(s.body)
+
+    @_stmt.on(A.Together)
+    def _together(self, s: A.Together) -> None:
+        self.body(s.body)
+
+    @_stmt.on(A.Choose)
+    def _choose(self, s: A.Choose) -> None:
+        self._want(s.count, {"number"}, "the count of 'choose' must be a number")
+        self._want(s.source, {"cards"}, "'choose' picks from cards or a zone")
+        self._want(s.by, {"player"}, "'choose ... by' needs a player")
+        self.scope[s.name] = "cards"
+
+    @_stmt.on(A.ForEach)
+    def _for_each(self, s: A.ForEach) -> None:
+        t = self._expr(s.source, False)
+        if not _fits(t, {"cards", "players"}):
+            self._add(s.source.span, "TYPE", f"'for each' goes over cards or players, not {t}")
+        self.scope[s.name] = "player" if t == "players" else ("cards" if t != ANY else ANY)
+        self.body(s.body)
+
+    @_stmt.on(A.Repeat)
+    def _repeat(self, s: A.Repeat) -> None:
+        self._want(s.count, {"number"}, "'repeat' needs a number")
+        self.body(s.body)
+
+    @_stmt.on(A.Let)
+    def _let(self, s: A.Let) -> None:
+        self.scope[s.name] = self._expr(s.value, False)
+
+    @_stmt.on(A.Settle)
+    def _settle(self, s: A.Settle) -> None:
+        pass  # a timing point: nothing to check
+
+    @_stmt.on(A.Modify)
     def _modify(self, s: A.Modify) -> None:
         self._want(s.target, {"cards"}, "a modifier applies to cards")
         pdef = self.names.property_types.get(s.prop)
@@ -160,6 +196,7 @@ class EffectChecker:
             self._add(s.span, "DURATION", f"unknown duration 'until end of {s.until}'",
                       "use 'until end of turn' or 'until end of phase'")
 
+    @_stmt.on(A.Call)
     def _call_stmt(self, c: A.Call) -> None:
         params = self.names.params_of(c.name)
         if params is None:
@@ -235,12 +272,14 @@ class EffectChecker:
         if not _fits(t, wanted):
             self._add(e.span, "TYPE", f"{message}; got {_a(t)}")
 
-    def _expr(self, e: A.Expr, in_filter: bool) -> str:
-        literal = _LITERALS.get(type(e))
-        if literal is not None:
-            return literal
-        return _EXPR_CHECKS[type(e)](self, e, in_filter)
+    # the type of an expression's value, its problems reported on the way
+    _expr: Dispatch[str] = Dispatch(A.Expr)
 
+    @_expr.on(A.Num, A.Str, A.Bool, A.NoneLit)
+    def _literal(self, e: A.Num | A.Str | A.Bool | A.NoneLit, in_filter: bool) -> str:
+        return _LITERALS[type(e)]
+
+    @_expr.on(A.Unary)
     def _unary(self, e: A.Unary, in_filter: bool) -> str:
         if e.op == "not":
             self._expr(e.operand, in_filter)
@@ -248,6 +287,7 @@ class EffectChecker:
         self._operand(e.operand, in_filter, "'-'")
         return "number"
 
+    @_expr.on(A.Filter)
     def _filter(self, e: A.Filter, in_filter: bool) -> str:
         t = self._expr(e.source, in_filter)
         if not _fits(t, {"cards"}):
@@ -265,6 +305,7 @@ class EffectChecker:
             self._add(e.cond.span, "TYPE", f"a 'where' condition must be true or false, got {_a(t)}")
         return "cards"
 
+    @_expr.on(A.Binary)
     def _binary(self, e: A.Binary, in_filter: bool) -> str:
         if e.op in ("and", "or", "==", "!="):
             self._expr(e.left, in_filter)
@@ -285,6 +326,7 @@ class EffectChecker:
         if not _fits(t, {"number"}):
             self._add(e.span, "TYPE", f"{op} needs numbers, got {_a(t)}")
 
+    @_expr.on(A.Name)
     def _name(self, n: A.Name, in_filter: bool) -> str:
         name, names = n.id, self.names
         if name in self.scope:
@@ -339,8 +381,9 @@ class EffectChecker:
             return "bool"
         if name in self.names.counters:
             return "number"
-        return {"number": "number", "flag": "bool"}.get(self.names.property_types.get(name), "text")
+        return {"number": "number", "flag": "bool"}.get(self.names.property_types.get(name, ""), "text")
 
+    @_expr.on(A.Member)
     def _member(self, e: A.Member, in_filter: bool) -> str:
         t = self._expr(e.obj, in_filter)
         if e.name in self.names.resources:
@@ -357,6 +400,7 @@ class EffectChecker:
             self._add(e.span, "TYPE", f"'.{e.name}' reads a card; got {_a(t)}")
         return self._field_type(e.name)
 
+    @_expr.on(A.Call)
     def _call_expr(self, c: A.Call, in_filter: bool) -> str:
         if c.name in self.names.zones:
             for a in c.args:
@@ -432,11 +476,6 @@ class EffectChecker:
         self.problems.append(Problem(span, code, message, hint))
 
 
-_LITERALS = {A.Num: "number", A.Str: "text", A.Bool: "bool", A.NoneLit: ANY}
-_EXPR_CHECKS = {  # by node type: a dict lookup instead of a chain of isinstance checks
-    A.Name: EffectChecker._name, A.Member: EffectChecker._member, A.Call: EffectChecker._call_expr,
-    A.Unary: EffectChecker._unary, A.Binary: EffectChecker._binary, A.Filter: EffectChecker._filter,
-}
 
 
 def _a(t: str) -> str:

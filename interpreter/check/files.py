@@ -130,7 +130,8 @@ class GameFinder:
         key = ("given", rid, extra)
         if key not in self.built:
             ruleset_doc = self.rulesets[rid]
-            given = {str(Path(d.path).resolve()): d for d in self.cards.get(rid, ())}
+            given: dict[str, Doc | None] = {str(Path(d.path).resolve()): d
+                                            for d in self.cards.get(rid, ())}
             for p in [*files.card_paths(rid, Path(ruleset_doc.path)), *map(Path, extra)]:
                 if str(p.resolve()) not in given:
                     given[str(p.resolve())] = self._card_set(p)
@@ -153,8 +154,10 @@ def _usable_part(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
     a problem is where nothing can go on (the `ruleset` key, a ruleset, a forbid list)."""
     if kind == "cards" and isinstance(doc.data.get("cards"), list):
         bad = _parts(doc, ("cards",), range(len(doc.data["cards"])), problems)
+        if bad is None:
+            return None
         cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
-        return None if bad is None else dataclasses.replace(doc, data={**doc.data, "cards": cards})
+        return dataclasses.replace(doc, data={**doc.data, "cards": cards})
     if kind in ("scenario", "deck") and isinstance(doc.data, dict) \
             and isinstance(doc.data.get("ruleset"), str):
         parts = [k for k in doc.data if k != "ruleset"]

@@ -136,7 +136,7 @@ def violations(entries: list[Entry], card: F.Card) -> list[tuple[Entry, tuple]]:
     ctx = Ctx(card, [], [])
     for entry in entries:
         needs = entry.needs
-        if entry.run is None or (needs is not None and not needs & card.kinds):
+        if entry.run is None or entry.query is None or (needs is not None and not needs & card.kinds):
             continue
         scope = entry.query.scope
         if entry.memo is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from interpreter.check import forbid_facts as F
 from interpreter.check.forbid_query import (
@@ -29,6 +29,7 @@ from interpreter.compile.names import Names
 from interpreter.diagnostics import did_you_mean
 from interpreter.engine.primitives import PRIMITIVES
 from interpreter.lang.ast import Span
+from interpreter.lang.visit import Dispatch, Walker
 
 ABILITY_PATTERNS = {"ability": ("kind", "name"), "when": ("event",), "activate": (),
                     "static": (), "instead": ("verb",), "cannot": ("name",), "can": ("name",),
@@ -67,7 +68,7 @@ class Ctx:
         self.found: list = []
 
 
-class _Compiler:
+class _Compiler(Walker):
     """Query AST -> closures `fn(ctx) -> value`. A lone name is resolved by where it stands."""
 
     def __init__(self, names: Names) -> None:
@@ -154,41 +155,52 @@ class _Compiler:
         types = {p.type for k in pat for p in (n.params_of(k) or ()) if p.name == field}
         return _Known(n.states, "state") if types == {"state"} else None
 
-    # a value
-    def value(self, q: Q, pat: tuple | None, words: bool = False) -> Callable:
-        """A value; with `words`, a lone name is a word even where a field has that name (the
-        right side of a comparison, the items of a list)."""
-        if isinstance(q, Lit):
-            v = q.value
-            return lambda ctx: v
-        if isinstance(q, ListLit):
-            items = [self.value(i, pat, True) for i in q.items]
-            return lambda ctx: [f(ctx) for f in items]
-        if isinstance(q, Op) and q.op == "+":
-            a, b = self.value(q.args[0], pat), self.value(q.args[1], pat)
-            return lambda ctx: _add(a(ctx), b(ctx))
-        if isinstance(q, Op):
+    # a value; with `words`, a lone name is a word even where a field has that name (the
+    # right side of a comparison, the items of a list)
+    value: Dispatch[Callable] = Dispatch(Q)
+
+    @value.on(Lit)
+    def _lit(self, q: Lit, pat: tuple | None, words: bool = False) -> Callable:
+        v = q.value
+        return lambda ctx: v
+
+    @value.on(ListLit)
+    def _list(self, q: ListLit, pat: tuple | None, words: bool = False) -> Callable:
+        items = [self.value(i, pat, True) for i in q.items]
+        return lambda ctx: [f(ctx) for f in items]
+
+    @value.on(Op)
+    def _op(self, q: Op, pat: tuple | None, words: bool = False) -> Callable:
+        if q.op != "+":
             return self.cond(q, pat)
-        if isinstance(q, Pattern) and len(q.names) == 1 and q.cond is None:
-            name = q.names[0]
-            if pat is not None and not words:
-                if self._is_field(name, pat):
-                    return _field_value(name)
-                return self._problem(q.span, f"forbid query: '{name}' is not a field of "
-                                             f"{'|'.join(pat)}",
-                                     did_you_mean(name, self._fields(pat)) or
-                                     f"fields: {', '.join(sorted(self._fields(pat))) or 'none'}")
-            w = name
-            return lambda ctx: w  # a word
-        if isinstance(q, Pattern):
+        a, b = self.value(q.args[0], pat), self.value(q.args[1], pat)
+        return lambda ctx: _add(a(ctx), b(ctx))
+
+    @value.on(Pattern)
+    def _pattern(self, q: Pattern, pat: tuple | None, words: bool = False) -> Callable:
+        if len(q.names) != 1 or q.cond is not None:
             return self.pattern(q)
-        if isinstance(q, Member):
-            return self.member(q, pat)
-        if isinstance(q, Count):
-            return self.count(q)
-        if isinstance(q, Total):
-            return self.total(q)
-        return self._problem(getattr(q, "span", None), "this cannot be a value here")  # pragma: no cover
+        name = q.names[0]
+        if pat is not None and not words:
+            if self._is_field(name, pat):
+                return _field_value(name)
+            return self._problem(q.span, f"forbid query: '{name}' is not a field of "
+                                         f"{'|'.join(pat)}",
+                                 did_you_mean(name, self._fields(pat)) or
+                                 f"fields: {', '.join(sorted(self._fields(pat))) or 'none'}")
+        return lambda ctx: name  # a word
+
+    @value.on(Member)
+    def _member(self, q: Member, pat: tuple | None, words: bool = False) -> Callable:
+        return self.member(q, pat)
+
+    @value.on(Count)
+    def _count(self, q: Count, pat: tuple | None, words: bool = False) -> Callable:
+        return self.count(q)
+
+    @value.on(Total)
+    def _total(self, q: Total, pat: tuple | None, words: bool = False) -> Callable:
+        return self.total(q)
 
     def _is_field(self, name: str, pat: tuple) -> bool:
         return name in self._fields(pat)
@@ -236,7 +248,7 @@ class _Compiler:
     def count(self, q: Count) -> Callable:
         matchers = [self.pattern(p) for p in q.patterns]
 
-        def fn(ctx):
+        def fn(ctx: Ctx) -> int:
             found: list = []
             for m in matchers:
                 found += m(ctx, True)
@@ -443,6 +455,7 @@ def _attribute(e: F.Effect, name: str, attr: str, arg: str | None) -> Any:
         return F.owner(expr, e.scope)
     if attr == "self":
         return F.is_self(expr, e.scope)
+    assert arg is not None  # `max(PROPERTY)`, the attribute left, names its property (see member)
     return F.most(expr, arg, e.scope, e.ability.card)
 
 
@@ -475,7 +488,7 @@ def _add(a: Any, b: Any) -> Any:
     return a + b if _is_num(a) and _is_num(b) else None
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -545,7 +558,8 @@ def _needs(q: Q, having: dict[str, set[str]]) -> frozenset[str] | None:
             pats = q.args[0].patterns if isinstance(q.args[0], Count) else \
                 [p for p, _ in q.args[0].measures]
             parts = [_needs(p, having) for p in pats]
-            return frozenset().union(*parts) if all(p is not None for p in parts) else None
+            known = [p for p in parts if p is not None]
+            return frozenset().union(*known) if len(known) == len(parts) else None
     return None
 
 

@@ -22,10 +22,9 @@ from interpreter.compile.names import FUNCTIONS, Names
 from interpreter.compile.texts import parse_text
 from interpreter.lang import ast as A
 from interpreter.lang.parser import ParseError
+from interpreter.lang.visit import Dispatch, Walker
 
 INF = float("inf")
-ABILITY_KINDS = {A.Trigger: "when", A.Activated: "activate", A.Static: "static",
-                 A.Replacement: "instead", A.Prohibition: "cannot", A.Permission: "can"}
 MODIFY_FIELDS = ("target", "prop", "op", "value")
 
 
@@ -86,7 +85,7 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
         body = _parsed("body", raw["effect"])
         if body is not None:
             ability = Ability("effect", "", (), _optional(body), (*at, "effect"), A.Span(1, 1), card)
-            _Walker(ability, names).body(body, 1, {})
+            _Effects(ability, names).body(body, 1, {})
             card.abilities.append(ability)
     for a in card.abilities:
         for e in a.effects:
@@ -107,29 +106,67 @@ def _parsed(start: str, text: Any):
 
 
 def _ability(tree: A.Ability, at: tuple, card: Card, names: Names) -> Ability:
-    zones: tuple[str, ...] = ()
-    if isinstance(tree, A.InZones):
-        zones, tree = tree.zones, tree.ability
-    kind = ABILITY_KINDS[type(tree)]
-    name = getattr(tree, "event", None) or getattr(tree, "verb", None) or \
-        getattr(tree, "action", None) or ""
-    body = getattr(tree, "body", ())
-    ability = Ability(kind, name, zones, bool(body) and _optional(body), at, tree.span, card)
-    walker = _Walker(ability, names)
-    if isinstance(tree, A.Activated):
-        walker.body(tree.cost, 1, {})
-    if isinstance(tree, A.Static):
-        for m in tree.modifiers:
-            walker.modify(m, 1, {})
-    walker.body(body, 1, {})
-    return ability
+    return _AbilityReader(at, card, names).read(tree, ())
 
 
 def _optional(body: A.Body) -> bool:
     return all(isinstance(s, A.May) for s in body)
 
 
-class _Walker:
+class _AbilityReader(Walker):
+    """One ability's facts: its kind, its name, and the effects of its cost and its body."""
+
+    def __init__(self, at: tuple, card: Card, names: Names) -> None:
+        self.at, self.card, self.names = at, card, names
+
+    read: Dispatch[Ability] = Dispatch(A.Ability)  # (tree, the zones it works in)
+
+    @read.on(A.InZones)
+    def _in_zones(self, tree: A.InZones, zones: tuple[str, ...]) -> Ability:
+        return self.read(tree.ability, tree.zones)
+
+    @read.on(A.Trigger)
+    def _trigger(self, tree: A.Trigger, zones: tuple[str, ...]) -> Ability:
+        return self._collect(self._new("when", tree.event, zones, tree, tree.body), tree.body)
+
+    @read.on(A.Activated)
+    def _activated(self, tree: A.Activated, zones: tuple[str, ...]) -> Ability:
+        return self._collect(self._new("activate", "", zones, tree, tree.body), tree.cost,
+                             tree.body)
+
+    @read.on(A.Static)
+    def _static(self, tree: A.Static, zones: tuple[str, ...]) -> Ability:
+        ability = self._new("static", "", zones, tree, ())
+        effects = _Effects(ability, self.names)
+        for m in tree.modifiers:
+            effects.modify(m, 1, {})
+        return ability
+
+    @read.on(A.Replacement)
+    def _replacement(self, tree: A.Replacement, zones: tuple[str, ...]) -> Ability:
+        return self._collect(self._new("instead", tree.verb, zones, tree, tree.body), tree.body)
+
+    @read.on(A.Prohibition)
+    def _prohibition(self, tree: A.Prohibition, zones: tuple[str, ...]) -> Ability:
+        return self._new("cannot", tree.action, zones, tree, ())
+
+    @read.on(A.Permission)
+    def _permission(self, tree: A.Permission, zones: tuple[str, ...]) -> Ability:
+        return self._new("can", tree.action, zones, tree, ())
+
+    def _new(self, kind: str, name: str, zones: tuple[str, ...], tree: A.Ability,
+             body: A.Body) -> Ability:
+        return Ability(kind, name, zones, bool(body) and _optional(body), self.at, tree.span,
+                       self.card)
+
+    def _collect(self, ability: Ability, *bodies: A.Body) -> Ability:
+        effects = _Effects(ability, self.names)
+        for body in bodies:
+            effects.body(body, 1, {})
+        return ability
+
+
+class _Effects(Walker):
     """Collects the effects of one ability with their loop multipliers and variables: the
     written ones into the ability, and what each does into its `does` (see the module)."""
 
@@ -144,32 +181,45 @@ class _Walker:
         for s in stmts:
             self.stmt(s, mult, scope)
 
-    def stmt(self, s: Any, mult: float, scope: dict) -> None:
-        if isinstance(s, A.Call):
-            self.call(s, mult, scope)
-        elif isinstance(s, A.If):
-            self.body(s.then, mult, scope)
-            self.body(s.orelse, mult, scope)
-        elif isinstance(s, (A.May, A.Together)):
-            self.body(s.body, mult, scope)
-        elif isinstance(s, A.Choose):
-            scope[s.name] = ("choose", s)
-        elif isinstance(s, A.Let):
-            scope[s.name] = ("let", s.value)
-        elif isinstance(s, A.ForEach):
-            entry = ("each", s.source)
-            factor = cards_bound(s.source, scope)
-            self.loops += ((entry, factor),)
-            self.body(s.body, mult * factor, {**scope, s.name: entry})
-            self.loops = self.loops[:-1]
-        elif isinstance(s, A.Repeat):
-            factor = max(number(s.count, scope), 0)
-            self.loops += ((None, factor),)
-            self.body(s.body, mult * factor, scope)
-            self.loops = self.loops[:-1]
-        elif isinstance(s, A.Modify):
-            self.modify(s, mult, scope)
+    stmt: Dispatch[None] = Dispatch(A.Stmt)  # (statement, multiplier, variables in scope)
 
+    @stmt.on(A.If)
+    def _if(self, s: A.If, mult: float, scope: dict) -> None:
+        self.body(s.then, mult, scope)
+        self.body(s.orelse, mult, scope)
+
+    @stmt.on(A.May, A.Together)
+    def _block(self, s: A.May | A.Together, mult: float, scope: dict) -> None:
+        self.body(s.body, mult, scope)
+
+    @stmt.on(A.Choose)
+    def _choose(self, s: A.Choose, mult: float, scope: dict) -> None:
+        scope[s.name] = ("choose", s)
+
+    @stmt.on(A.Let)
+    def _let(self, s: A.Let, mult: float, scope: dict) -> None:
+        scope[s.name] = ("let", s.value)
+
+    @stmt.on(A.ForEach)
+    def _for_each(self, s: A.ForEach, mult: float, scope: dict) -> None:
+        entry = ("each", s.source)
+        factor = cards_bound(s.source, scope)
+        self.loops += ((entry, factor),)
+        self.body(s.body, mult * factor, {**scope, s.name: entry})
+        self.loops = self.loops[:-1]
+
+    @stmt.on(A.Repeat)
+    def _repeat(self, s: A.Repeat, mult: float, scope: dict) -> None:
+        factor = max(number(s.count, scope), 0)
+        self.loops += ((None, factor),)
+        self.body(s.body, mult * factor, scope)
+        self.loops = self.loops[:-1]
+
+    @stmt.on(A.Settle)
+    def _settle(self, s: A.Settle, mult: float, scope: dict) -> None:
+        pass  # a timing point: no effect
+
+    @stmt.on(A.Call)
     def call(self, c: A.Call, mult: float, scope: dict) -> None:
         params = self.names.params_of(c.name) or ()
         args: dict[str, Any] = {}
@@ -206,6 +256,7 @@ class _Walker:
         self.body(tree, mult, bound)
         self.verbs = self.verbs[:-1]
 
+    @stmt.on(A.Modify)
     def modify(self, m: A.Modify, mult: float, scope: dict) -> None:
         args = {"target": m.target, "prop": m.prop, "op": m.op, "value": m.value}
         types = {"target": "cards", "prop": "text", "op": "text", "value": "number"}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
 
 from interpreter.lang.ast import Span
 from interpreter.lang.grammars import open_grammar
-from interpreter.lang.parser import ParseError, normalize
+from interpreter.lang.parser import ParseError, normalize, whole_number
 
 INF = float("inf")
 
@@ -82,7 +82,7 @@ class Query:
 
 def _span(tok: Any) -> Span:
     if isinstance(tok, Token):
-        return Span(tok.line, tok.column)
+        return Span(tok.line or 1, tok.column or 1)  # (a token from the lexer has both)
     return getattr(tok, "span", Span(1, 1))
 
 
@@ -114,7 +114,8 @@ class _ToQuery(Transformer):
         return Op(_span(arg), "not", (arg,))
 
     def num(self, tok):
-        return Lit(_span(tok), int(tok))
+        span = _span(tok)
+        return Lit(span, whole_number(str(tok), span.line, span.col))
 
     def string(self, tok):
         return Lit(_span(tok), str(tok)[1:-1])
@@ -166,7 +167,7 @@ def parse_query(text: str) -> Query:
     """A query's AST; raises ParseError (line and column inside the text) when it does not parse."""
     text = normalize(text)
     try:
-        return _parser().parse(text)
+        return cast(Query, _parser().parse(text))  # (what the transformer builds)
     except UnexpectedInput as e:
         expected = sorted({_describe(t) for t in getattr(e, "accepts", None)
                            or getattr(e, "expected", None) or ()})

@@ -7,12 +7,13 @@ from dataclasses import replace
 from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import did_you_mean, number_hint
-from interpreter.engine.model import AbilityDef, CardDef, printed_values
+from interpreter.engine.model import AbilityDef, CardDef, ExprFn, printed_values
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 from interpreter.load.yamlpos import Doc
 
 
-class CardBuilder:
+class CardBuilder(Walker):
     def __init__(self, rb: RulesetBuilder, doc: Doc, first_id: int) -> None:
         self.rb, self.doc = rb, doc
         self.texts = TextReader(doc, rb.names, rb.diags, rb.compiler)
@@ -105,25 +106,45 @@ class CardBuilder:
         tree = self.texts.read(at, "ability")
         if tree is None:
             return None
-        if isinstance(tree, A.InZones):
-            ability = self._ability(tree.ability, get_at(self.doc.data, at))
-            return replace(ability, zones=frozenset(tree.zones))
         return self._ability(tree, get_at(self.doc.data, at))
 
-    def _ability(self, tree, text: str) -> AbilityDef:
+    # an ability's definition, from its tree and its text
+    _ability: Dispatch[AbilityDef] = Dispatch(A.Ability)
+
+    @_ability.on(A.InZones)
+    def _in_zones(self, tree: A.InZones, text: str) -> AbilityDef:
+        return replace(self._ability(tree.ability, text), zones=frozenset(tree.zones))
+
+    @_ability.on(A.Trigger)
+    def _trigger(self, tree: A.Trigger, text: str) -> AbilityDef:
         c = self.rb.compiler
-        cond = c.exprs.compile(tree.cond) if getattr(tree, "cond", None) is not None else None
-        if isinstance(tree, A.Trigger):
-            return AbilityDef("trigger", tree.event, cond, (), c.body(tree.body), text=text)
-        if isinstance(tree, A.Activated):
-            return AbilityDef("activated", "", cond, c.body(tree.cost),
-                              c.body(tree.cost + tree.body), text=text)
-        if isinstance(tree, A.Static):
-            self.rb.static_trees += [tree.cond, *(x for m in tree.modifiers
-                                                  for x in (m.target, m.value))]
-            mods = tuple(c.modifier(m) for m in tree.modifiers)
-            return AbilityDef("static", "", cond, (), (), mods, text=text)
-        if isinstance(tree, A.Replacement):
-            return AbilityDef("replacement", tree.verb, cond, (), c.body(tree.body), text=text)
+        return AbilityDef("trigger", tree.event, self._cond(tree.cond), (), c.body(tree.body),
+                          text=text)
+
+    @_ability.on(A.Activated)
+    def _activated(self, tree: A.Activated, text: str) -> AbilityDef:
+        c = self.rb.compiler
+        return AbilityDef("activated", "", self._cond(tree.cond), c.body(tree.cost),
+                          c.body(tree.cost + tree.body), text=text)
+
+    @_ability.on(A.Static)
+    def _static(self, tree: A.Static, text: str) -> AbilityDef:
+        self.rb.static_trees += [tree.cond, *(x for m in tree.modifiers
+                                              for x in (m.target, m.value))]
+        cond = self._cond(tree.cond)
+        mods = tuple(self.rb.compiler.modifier(m) for m in tree.modifiers)
+        return AbilityDef("static", "", cond, (), (), mods, text=text)
+
+    @_ability.on(A.Replacement)
+    def _replacement(self, tree: A.Replacement, text: str) -> AbilityDef:
+        c = self.rb.compiler
+        return AbilityDef("replacement", tree.verb, self._cond(tree.cond), (), c.body(tree.body),
+                          text=text)
+
+    @_ability.on(A.Prohibition, A.Permission)
+    def _prohibition(self, tree: A.Prohibition | A.Permission, text: str) -> AbilityDef:
         kind = "prohibition" if isinstance(tree, A.Prohibition) else "permission"
-        return AbilityDef(kind, tree.action, cond, (), (), text=text)
+        return AbilityDef(kind, tree.action, self._cond(tree.cond), (), (), text=text)
+
+    def _cond(self, cond: A.Expr | None) -> ExprFn | None:
+        return None if cond is None else self.rb.compiler.exprs.compile(cond)

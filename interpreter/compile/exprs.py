@@ -15,11 +15,12 @@ from __future__ import annotations
 import ast as pyast
 import contextlib
 import dataclasses
+import functools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from types import CodeType
-from typing import Any
+from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
 from interpreter.engine import actions, repetition, vm
@@ -27,6 +28,7 @@ from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 
 Fn = Callable[[GameState, dict], Any]
 
@@ -300,6 +302,7 @@ _ENGINE_VARS = frozenset({"you", "opponent", "self"})
 class ExprCompiler:
     def __init__(self, names: Names) -> None:
         self.names = names
+        self.variables = _Variables(names)
         # property -> Python source reading it from card `{c}`, for properties known to be
         # printed only (no text modifies them), and for number properties some text modifies
         # (modified_source): set while compiling action selections
@@ -392,7 +395,7 @@ class ExprCompiler:
         fn.printed_test = self.printed_test(cards.cond) if filtered else None  # type: ignore
         return fn  # (printed_test: see actions._plan)
 
-    def compile_window(self, actions: list[tuple[ActionDef, tuple | None]],
+    def compile_window(self, actions: list[tuple[ActionDef, tuple[A.Expr, list[A.Expr]] | None]],
                        visibility: dict[str, str]) -> Callable:
         """The options of a window of actions (each with its selection's (cards, rules) or
         None), as legal_actions gives them: `fn(g, player, plan)` returns a new list;
@@ -436,23 +439,23 @@ class ExprCompiler:
         more closely (vm.kept_copy), and with the `visibility` of its zone the copies of one
         zone merge without a call in the common case (see _keep)."""
         pure = not _impure((cards, *rules))
-        gen.prelude = [] if pure else None  # (hoisting: see _Generator)
+        prelude: list[str] = []
+        gen.prelude = prelude if pure else None  # (hoisting: see _Generator)
         card = gen.locals["card"]
         source = cards.source if isinstance(cards, A.Filter) and cards.name is None else cards
         zone = source.name if isinstance(source, A.Call) and source.name in self.names.zones \
             else None  # (its cards: one zone's list)
-        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden"))
+        keep = _keep(card, gen.const(name), visibility.get(zone, "hidden") if zone else "hidden")
         if not pure:  # evaluate as written: each `random` draws from the match's RNG
             conds = " and ".join(f"({gen.test(r, False, False)})" for r in rules) or "True"
             return ["_D, _f = g.defs, {}", f"for {card} in {gen.cards(cards, False, False)}:",
                     f"    if {conds}:", *_indent(keep, 8)]
-        prelude = gen.prelude
         once = [r for r in rules if "card" not in self.reads(r, False)]
         per_card = [r for r in rules if r not in once]
-        filtered = isinstance(cards, A.Filter) and cards.name is None
-        if filtered:
-            head = [f"_s = {gen.cards(cards.source, False, False)}", "if _s:"]
-            test = gen.per_candidate(cards.cond, True, True)
+        filtered = cards if isinstance(cards, A.Filter) and cards.name is None else None
+        if filtered is not None:
+            head = [f"_s = {gen.cards(filtered.source, False, False)}", "if _s:"]
+            test = gen.per_candidate(filtered.cond, True, True)
         else:
             head = [f"_c = {gen.cards(cards, False, False)}", "if _c:"]
         head = [*prelude, *head]
@@ -464,7 +467,7 @@ class ExprCompiler:
                                               for r in per_card]))
         first = [*prelude[start:], "_D, _f = g.defs, {}"]  # once, before the first candidate
         on_pass = [f"if {conds}:", *_indent(keep, 4)] if conds else keep
-        if filtered:  # one pass: the filter's test, then the rules' (break: none is taken)
+        if filtered is not None:  # one pass: the filter's test, then the rules' (break: none is taken)
             first = [*before_guard, *([f"if not ({guard}):", "    break"] if guard else []),
                      *first]
             body = ["_f = None", "for it in _s:", f"    if {test}:", f"        {card} = it",
@@ -491,27 +494,51 @@ class ExprCompiler:
 
     def reads(self, node: A.Expr, in_filter: bool) -> set[str]:
         """The variables an expression reads ('it' for the candidate of a filter)."""
-        if isinstance(node, A.Name):
-            name, names = node.id, self.names
-            if name == "it" or (in_filter and names.card_field(name)):
-                return {"it"}
-            if name in ("turn_player", "players", "turn_order") or name in names.states \
-                    or name in names.enums or names.zones.get(name):
-                return set()
-            return {name}
-        if isinstance(node, A.Member):
-            return self.reads(node.obj, in_filter)
-        if isinstance(node, A.Unary):
-            return self.reads(node.operand, in_filter)
-        if isinstance(node, A.Binary):
-            return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
-        if isinstance(node, A.Filter):
-            return self.reads(node.source, in_filter) | (self.reads(node.cond, True)
-                                                          - {"it", node.name})
-        if isinstance(node, A.Call):
-            args = node.args[:1] if node.name == "total" else node.args
-            return set().union(*(self.reads(a.value, in_filter) for a in args))
+        return self.variables.reads(node, in_filter)
+
+
+class _Variables(Walker):
+    """The variables an expression reads: what a value computed once must not depend on."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+
+    reads: Dispatch[set[str]] = Dispatch(A.Expr)
+
+    @reads.on(A.Num, A.Str, A.Bool, A.NoneLit)
+    def _literal(self, node: A.Expr, in_filter: bool) -> set[str]:
         return set()
+
+    @reads.on(A.Name)
+    def _name(self, node: A.Name, in_filter: bool) -> set[str]:
+        name, names = node.id, self.names
+        if name == "it" or (in_filter and names.card_field(name)):
+            return {"it"}
+        if name in ("turn_player", "players", "turn_order") or name in names.states \
+                or name in names.enums or names.zones.get(name):
+            return set()
+        return {name}
+
+    @reads.on(A.Member)
+    def _member(self, node: A.Member, in_filter: bool) -> set[str]:
+        return self.reads(node.obj, in_filter)
+
+    @reads.on(A.Unary)
+    def _unary(self, node: A.Unary, in_filter: bool) -> set[str]:
+        return self.reads(node.operand, in_filter)
+
+    @reads.on(A.Binary)
+    def _binary(self, node: A.Binary, in_filter: bool) -> set[str]:
+        return self.reads(node.left, in_filter) | self.reads(node.right, in_filter)
+
+    @reads.on(A.Filter)
+    def _filter(self, node: A.Filter, in_filter: bool) -> set[str]:
+        return self.reads(node.source, in_filter) | (self.reads(node.cond, True) - {"it", node.name})
+
+    @reads.on(A.Call)
+    def _call(self, node: A.Call, in_filter: bool) -> set[str]:
+        args = node.args[:1] if node.name == "total" else node.args
+        return set().union(*(self.reads(a.value, in_filter) for a in args))
 
 
 def _keep(card: str, name: str, visibility: str) -> list[str]:
@@ -562,7 +589,7 @@ def _unveiled(card: str, conds: list[str]) -> list[str]:
     out, off = [], 0
     for cond in conds:
         if off:
-            cond = _HIDDEN.sub(lambda read, off=off: plain(read, off), cond)
+            cond = _HIDDEN.sub(functools.partial(plain, off=off), cond)
         out.append(f"({cond})")
         test = pyast.parse(cond, mode="eval").body
         for term in test.values if isinstance(test, pyast.BoolOp) \
@@ -619,7 +646,7 @@ def _whole_number(node: A.Expr) -> bool:
 
 
 
-class _Generator:
+class _Generator(Walker):
     """Builds the Python source of one expression; constants go into its namespace."""
 
     def __init__(self, owner: ExprCompiler, local_names: frozenset[str] = frozenset(),
@@ -701,8 +728,9 @@ class _Generator:
             self.owner.unread.append((fn, source, args))
         return fn
 
-    def expr(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
-        return getattr(self, "_" + type(n).__name__.lower())(n, in_filter, local_it)
+    # the source of an expression's value (in_filter: inside a filter's condition; local_it:
+    # the candidate is the local `it`, not env['it'])
+    expr: Dispatch[str] = Dispatch(A.Expr)
 
     def sub(self, n: A.Expr, in_filter: bool, local_it: bool) -> str:
         """A subexpression. With hoisting on, a call or filter computed for each candidate
@@ -753,8 +781,8 @@ class _Generator:
         clear. None for any other condition."""
         on = off = 0
         for term in _conjuncts(n):
-            negated = isinstance(term, A.Unary) and term.op == "not"
-            name = term.operand if negated else term
+            name = term.operand if isinstance(term, A.Unary) and term.op == "not" else term
+            negated = name is not term
             if not (isinstance(name, A.Name) and name.id in self.names.states):
                 return None
             bit = self.names.state_bits[name.id]
@@ -765,22 +793,27 @@ class _Generator:
         return (on, off) if not on & off else None
 
     # literals
-    def _num(self, n: A.Num, f: bool, li: bool) -> str:
+    @expr.on(A.Num)
+    def _num(self, n: A.Num, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _str(self, n: A.Str, f: bool, li: bool) -> str:
+    @expr.on(A.Str)
+    def _str(self, n: A.Str, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _bool(self, n: A.Bool, f: bool, li: bool) -> str:
+    @expr.on(A.Bool)
+    def _bool(self, n: A.Bool, in_filter: bool, local_it: bool) -> str:
         return repr(n.value)
 
-    def _nonelit(self, n: A.NoneLit, f: bool, li: bool) -> str:
+    @expr.on(A.NoneLit)
+    def _nonelit(self, n: A.NoneLit, in_filter: bool, local_it: bool) -> str:
         return "None"
 
     # names
     def _it(self, local_it: bool) -> str:
         return "it" if local_it else "env.get('it')"
 
+    @expr.on(A.Name)
     def _name(self, n: A.Name, in_filter: bool, local_it: bool) -> str:
         name, names = n.id, self.names
         if name == "it":
@@ -807,7 +840,7 @@ class _Generator:
             return f"env[{name!r}]"
         return f"env.get({name!r})"
 
-    def _literal(self, n: A.Expr, in_filter: bool) -> bool:
+    def _literal(self, n: A.Expr, in_filter: bool) -> TypeGuard[A.Num | A.Str | A.Bool | A.Name]:
         """Compiles to a Python literal other than None (a number, text, state or enum word)."""
         if isinstance(n, (A.Num, A.Str, A.Bool)):
             return True
@@ -820,6 +853,7 @@ class _Generator:
         return isinstance(n, A.Member) or isinstance(n, A.Name) and n.id != "it" \
             and in_filter and bool(self.names.card_field(n.id))
 
+    @expr.on(A.Member)
     def _member(self, n: A.Member, in_filter: bool, local_it: bool) -> str:
         obj = self.sub(n.obj, in_filter, local_it)
         if n.name in self.names.resources:  # a player's number: inline for a player number
@@ -870,10 +904,12 @@ class _Generator:
         return name in CARD_ATTR_SOURCE or name in self.names.properties \
             or name in self.names.states
 
+    @expr.on(A.Unary)
     def _unary(self, n: A.Unary, in_filter: bool, local_it: bool) -> str:
         x = self.sub(n.operand, in_filter, local_it)
         return f"(not {x})" if n.op == "not" else f"_neg({x})"
 
+    @expr.on(A.Binary)
     def _binary(self, n: A.Binary, in_filter: bool, local_it: bool) -> str:
         op = n.op
         if op == "in":
@@ -976,6 +1012,7 @@ class _Generator:
         t = f"_b{self.count}"
         return f"({t} if type({t} := {value}) is tuple else as_cards(g, {t}))"
 
+    @expr.on(A.Filter)
     def _filter(self, n: A.Filter, in_filter: bool, local_it: bool) -> str:
         return f"tuple([it {self._filter_loop(n, in_filter, local_it)}])"
 
@@ -1026,6 +1063,7 @@ class _Generator:
                          f"{name}.pop(None, None)"]
         return f"({self.sub(other, True, True)} in {name})"
 
+    @expr.on(A.Call)
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
         if n.name == "total":
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""

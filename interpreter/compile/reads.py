@@ -18,6 +18,7 @@ from __future__ import annotations
 from interpreter.compile.names import Names
 from interpreter.engine.state import STATICS
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 
 # engine attributes of a card and the channel that covers each (None: fixed, or covered by
 # the zone the card was found in: a card that moves is marked in both zones)
@@ -28,7 +29,7 @@ class _Untracked(Exception):
     pass
 
 
-class Reads:
+class Reads(Walker):
     """Works out the channels of a ruleset's expressions, once every text is compiled (which
     properties some text modifies is known only then)."""
 
@@ -45,28 +46,40 @@ class Reads:
         except _Untracked:
             return None
 
-    def _expr(self, n: A.Expr, in_filter: bool) -> set[str]:
-        names = self.names
-        if isinstance(n, A.Name):
-            if in_filter and n.id != "it" and names.card_field(n.id):
-                return self.field(n.id)
-            if n.id in ("turn_player", "turn_order"):
-                return {"@turn"}
-            return {n.id} if names.zones.get(n.id) else set()  # a shared zone; else fixed
-        if isinstance(n, A.Member):
-            if n.name in names.resources:
-                return self._expr(n.obj, in_filter) | {f"res:{n.name}"}
-            return self._expr(n.obj, in_filter) | self.field(n.name)
-        if isinstance(n, A.Unary):
-            return self._expr(n.operand, in_filter)
-        if isinstance(n, A.Binary):
-            return self._expr(n.left, in_filter) | self._expr(n.right, in_filter)
-        if isinstance(n, A.Filter):
-            return self._expr(n.source, in_filter) | self._expr(n.cond, True)
-        if isinstance(n, A.Call):
-            return self._call(n, in_filter)
-        return set()  # a literal
+    # the channels an expression reads (in_filter: inside a filter's condition)
+    _expr: Dispatch[set[str]] = Dispatch(A.Expr)
 
+    @_expr.on(A.Num, A.Str, A.Bool, A.NoneLit)
+    def _literal(self, n: A.Expr, in_filter: bool) -> set[str]:
+        return set()
+
+    @_expr.on(A.Name)
+    def _name(self, n: A.Name, in_filter: bool) -> set[str]:
+        if in_filter and n.id != "it" and self.names.card_field(n.id):
+            return self.field(n.id)
+        if n.id in ("turn_player", "turn_order"):
+            return {"@turn"}
+        return {n.id} if self.names.zones.get(n.id) else set()  # a shared zone; else fixed
+
+    @_expr.on(A.Member)
+    def _member(self, n: A.Member, in_filter: bool) -> set[str]:
+        if n.name in self.names.resources:
+            return self._expr(n.obj, in_filter) | {f"res:{n.name}"}
+        return self._expr(n.obj, in_filter) | self.field(n.name)
+
+    @_expr.on(A.Unary)
+    def _unary(self, n: A.Unary, in_filter: bool) -> set[str]:
+        return self._expr(n.operand, in_filter)
+
+    @_expr.on(A.Binary)
+    def _binary(self, n: A.Binary, in_filter: bool) -> set[str]:
+        return self._expr(n.left, in_filter) | self._expr(n.right, in_filter)
+
+    @_expr.on(A.Filter)
+    def _filter(self, n: A.Filter, in_filter: bool) -> set[str]:
+        return self._expr(n.source, in_filter) | self._expr(n.cond, True)
+
+    @_expr.on(A.Call)
     def _call(self, n: A.Call, in_filter: bool) -> set[str]:
         if n.name in ("playable", "random"):
             raise _Untracked  # a card's own condition; the match's RNG
@@ -74,7 +87,7 @@ class Reads:
             prop = n.args[1].value
             field = self.field(prop.id) if isinstance(prop, A.Name) else set()
             return self._expr(n.args[0].value, in_filter) | field
-        out = set().union(*(self._expr(a.value, in_filter) for a in n.args))
+        out: set[str] = set().union(*(self._expr(a.value, in_filter) for a in n.args))
         if n.name in self.names.zones:
             out.add(n.name)
         elif n.name == "attached":

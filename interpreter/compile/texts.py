@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -40,7 +41,7 @@ class TextReader:
                  compiler: StmtCompiler) -> None:
         self.doc, self.names, self.diags, self.compiler = doc, names, diags, compiler
 
-    def read(self, at: tuple, kind: str, scope: dict[str, str] | set[str] = frozenset()) -> Any:
+    def read(self, at: tuple, kind: str, scope: dict[str, str] | AbstractSet[str] = frozenset()) -> Any:
         text = get_at(self.doc.data, at)
         if not isinstance(text, str):
             return None

@@ -88,7 +88,7 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
             zones[key] = [_unseen(g, c) for c in cards]  # (a deck: no card of it to look at)
         else:
             zones[key] = [card_view(g, c, viewer) for c in cards]
-    obs = {
+    obs: dict[str, Any] = {
         "you": None if viewer is None else f"P{viewer + 1}", "turn": g.turn,
         "turn_player": f"P{g.turn_player + 1}", "phase": g.phase,
         "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players}, "zones": zones,
@@ -109,6 +109,8 @@ def question(g: GameState, viewer: int) -> str:
     """The pending decision in words: its prompt, the card it is about (an attack's attacker)
     when the viewer can see it, and how far a choice of several cards has got."""
     d = g.decision
+    if d is None:
+        return ""
     text = d.prompt
     f = g.frames[-1] if g.frames else None
     if f is None:
@@ -126,7 +128,7 @@ def question(g: GameState, viewer: int) -> str:
 def chosen_so_far(g: GameState, viewer: int) -> list[int]:
     """The cards a choice of several has picked so far (those the viewer can see)."""
     f = g.frames[-1] if g.frames else None
-    if f is None or f.choice is None or g.decision.kind != "choose":
+    if f is None or f.choice is None or g.decision is None or g.decision.kind != "choose":
         return []
     return [c for c in f.choice[2] if visible(g, c, viewer)]
 
@@ -169,7 +171,7 @@ class LazyLabels(Sequence):
     def __len__(self) -> int:
         return len(self._decision.options)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:

@@ -142,7 +142,7 @@ class LegalActions(Sequence):
     def __len__(self) -> int:
         return len(self._options)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self._options)))]
         option = self._options[i]  # (IndexError past the end: iteration stops there)

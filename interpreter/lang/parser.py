@@ -24,6 +24,16 @@ class ParseError(TcgError):
         self.message, self.line, self.col, self.hint = message, line, col, hint
 
 
+def whole_number(digits: str, line: int, col: int) -> int:
+    """The number written; Python's int() refuses more digits than sys.get_int_max_str_digits()
+    (4,300), which no rule needs: a parse error there, not a ValueError."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise ParseError(f"number too long ({len(digits):,} digits)", line, col,
+                         "a number has at most 4,300 digits") from None
+
+
 # Tokens that carry meaning; every other token is punctuation or a keyword.
 _VALUE_TOKENS = frozenset({"NAME", "NUMBER", "STRING", "MODOP", "CMPOP", "ADDOP", "MULOP"})
 
@@ -201,7 +211,7 @@ class _ToAst(Transformer):
         return A.Member(span, c[0], c[1])
 
     def num(self, span, c):
-        return A.Num(span, int(c[0]))
+        return A.Num(span, whole_number(c[0], span.line, span.col))
 
     def string(self, span, c):
         return A.Str(span, sys.intern(c[0][1:-1]))
@@ -406,8 +416,7 @@ def _friendly(e: UnexpectedInput, text: str) -> ParseError:
         col = len(text) - (text.rfind("\n") + 1) + 1
         return ParseError("unexpected end of text", line, col, _expect_hint(expected))
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        return ParseError(f"unexpected character {ch!r}", line, col)
+        return ParseError(f"unexpected character {e.char!r}", line, col)
     assert isinstance(e, UnexpectedToken)
     accepts = e.accepts or e.expected
     expected = sorted({_describe(t) for t in accepts})

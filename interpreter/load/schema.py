@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -131,7 +131,7 @@ def _property_schema(name: str, spec: Any) -> dict:
 
 
 def _number_hint(error: ValidationError) -> str:
-    wanted = error.validator_value
+    wanted = _asked(error)
     wanted = [wanted] if isinstance(wanted, str) else wanted
     return number_hint(error.instance) if {"integer", "number"} & set(wanted) else ""
 
@@ -155,7 +155,7 @@ class _Formatter:
         elif v == "additionalProperties" and isinstance(error.instance, dict):
             yield from self._unknown_keys(error, path)
         elif v == "required" and isinstance(error.instance, dict):
-            for key in error.validator_value:
+            for key in _asked(error):
                 if key not in error.instance:
                     where = self._in(path)
                     yield (path, "required", key), self._diag(
@@ -176,7 +176,7 @@ class _Formatter:
             msg = f"{name} must be {_types(error.validator_value)}, got {_show(value)}"
             hint = self._extra_key_hint(error, path) or _number_hint(error)
         elif v in ("enum", "const"):
-            allowed = error.validator_value if v == "enum" else [error.validator_value]
+            allowed = _asked(error) if v == "enum" else [_asked(error)]
             msg = (f"{name} must be one of: {', '.join(_show(a) for a in allowed)}; "
                    f"got {_show(value)}")
             if isinstance(value, str):
@@ -187,13 +187,13 @@ class _Formatter:
             msg = f"{name} must be at most {error.validator_value}, got {_show(value)}"
         elif v == "pattern":
             msg = f"{name} {_show(value)} is not in the expected form"
-            hint = error.schema.get("description", "")
+            hint = _schema(error).get("description", "")
         elif v == "minLength":
             msg = f"{name} must not be empty"
-            hint = error.schema.get("description", "")
+            hint = _schema(error).get("description", "")
         elif v == "minProperties":
             msg = f"{name} must not be empty"
-            hint = "give at least one of: " + ", ".join(error.schema.get("properties", {}))
+            hint = "give at least one of: " + ", ".join(_schema(error).get("properties", {}))
         elif v == "not" and isinstance(error.validator_value, dict) \
                 and set(error.validator_value) == {"required"}:
             keys = _alternatives_text(error.validator_value["required"], "and")
@@ -201,19 +201,19 @@ class _Formatter:
             hint = "use only one of them"
         elif v == "oneOf":  # valid under more than one alternative
             msg = f"{name} matches more than one allowed form"
-            hint = error.schema.get("description", "")
+            hint = _schema(error).get("description", "")
         else:  # pragma: no cover - validators the bundled schemas do not use
             msg = f"{name}: {error.message}"
         return self._diag(path, msg, hint)
 
     def _alternatives(self, error: ValidationError, path: tuple
                       ) -> Iterable[tuple[tuple, Diagnostic]]:
-        branches: dict[int, list[ValidationError]] = {}
+        branches: dict[str | int, list[ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
         # Every alternative only asks for a key: say which keys would do.
         if all(s.validator == "required" and not s.relative_path for s in error.context):
-            keys = [k for s in error.context for k in s.validator_value]
+            keys = [k for s in error.context for k in _asked(s)]
             msg = f"{self._noun(path)} needs {_alternatives_text(keys, 'or')}"
             yield (path, "alternatives"), self._diag(path, msg)
             return
@@ -224,20 +224,20 @@ class _Formatter:
             for subs in branches.values():
                 for s in subs:
                     if s.validator == "type" and not s.relative_path:
-                        vv = s.validator_value
+                        vv = _asked(s)
                         types.extend([vv] if isinstance(vv, str) else vv)
             msg = f"{_name(path)} must be {_types(types)}, got {_show(error.instance)}"
-            yield (path,), self._diag(path, msg, error.schema.get("description", ""))
+            yield (path,), self._diag(path, msg, _schema(error).get("description", ""))
             return
         candidates = [s for i, subs in branches.items() if i not in wrong_type for s in subs]
         yield from self.diagnostics(best_match(candidates))
 
     def _unknown_keys(self, error: ValidationError, path: tuple
                       ) -> Iterable[tuple[tuple, Diagnostic]]:
-        allowed = list(error.schema.get("properties", {}))
-        patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+        allowed = list(_schema(error).get("properties", {}))
+        patterns = [re.compile(p) for p in _schema(error).get("patternProperties", {})]
         where = self._in(path)
-        for key in error.instance:
+        for key in _instance(error):
             if key in allowed or any(p.search(key) for p in patterns):
                 continue
             hint = did_you_mean(key, allowed)
@@ -298,6 +298,21 @@ class _Formatter:
     def _diag_key(self, path: tuple, key: str, message: str, hint: str = "") -> Diagnostic:
         line, col = _key_pos(self.doc, path, key)
         return self.doc.diag_at(line, col, CODE, message, hint)
+
+
+# jsonschema's stubs type an error's fields as possibly unset and a schema as possibly a
+# boolean; an error of iter_errors on the bundled schemas has them all, and each schema is an object
+def _asked(error: ValidationError) -> Any:
+    """What the failed keyword asks for (a list, a number, a schema: it depends on the keyword)."""
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> Any:
+    return error.instance
+
+
+def _schema(error: ValidationError) -> Mapping[str, Any]:
+    return cast("Mapping[str, Any]", error.schema)
 
 
 def _key_pos(doc: Doc, path: tuple, key: str) -> tuple[int, int]:

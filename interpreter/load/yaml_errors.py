@@ -136,21 +136,23 @@ def _missing_colon(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | Non
 
 def _indented(lines: list[str], e: yaml.MarkedYAMLError) -> Explained | None:
     """A key indented deeper than its siblings, or a ': ' inside a plain value."""
-    if (e.problem or "") != "mapping values are not allowed in this context":
+    mark = e.problem_mark
+    if (e.problem or "") != "mapping values are not allowed in this context" or mark is None:
         return None
-    n = e.problem_mark.line + 1
+    n = mark.line + 1
     text = _at(lines, n)
     above = next((k for k in range(n - 1, 0, -1) if _at(lines, k).strip()
                   and not _at(lines, k).lstrip().startswith("#")), 0)
     prev = _KEY.match(_at(lines, above)) if above else None
     indent = len(text) - len(text.lstrip(" "))
-    if prev is not None and _KEY.match(text) and indent > len(prev.group(1)):
+    here = _KEY.match(text)
+    if prev is not None and here is not None and indent > len(prev.group(1)):
         want = len(prev.group(1)) + (2 if _at(lines, above).lstrip().startswith("- ") else 0)
-        key = _KEY.match(text).group(2)
+        key = here.group(2)
         return (n, indent + 1,
                 f"'{key}' is indented {_spaces(indent)}, deeper than the key above it "
                 f"({want})", f"indent '{key}' by {want} spaces, like '{prev.group(2)}'")
-    return (n, e.problem_mark.column + 1, "a ': ' inside a value that is not in quotes",
+    return (n, mark.column + 1, "a ': ' inside a value that is not in quotes",
             "put the whole value in quotes (\"...\" or '...'), or remove the ':'")
 
 

@@ -16,6 +16,7 @@ import yaml
 
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Related
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - pure-Python PyYAML
@@ -165,7 +166,7 @@ class _Builder:
             return self._mapping(node, at)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, (*at, i)) for i, child in enumerate(node.value)]
-        return _scalar(node)
+        return _scalar(node)  # type: ignore[arg-type]  # (neither a mapping nor a sequence)
 
     def _mapping(self, node: yaml.MappingNode, at: Path_) -> dict:
         out: dict = {}
@@ -183,7 +184,7 @@ class _Builder:
                                               "each key may appear once; the earlier one would be lost"
                                               ).with_related(self._first_key((*at, key))))
                 continue
-            self.doc.keys[(*at, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            self.doc.keys[at + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out[sys.intern(key)] = self.build(value_node, (*at, key))
         return out
 
