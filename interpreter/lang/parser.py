@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from interpreter.diagnostics import TcgError
 from interpreter.lang import ast as A
+from interpreter.lang import limits
 from interpreter.lang.grammars import open_grammar
 
 MAX_NESTING = 64
@@ -201,6 +202,7 @@ class _ToAst(Transformer):
         return A.Member(span, c[0], c[1])
 
     def num(self, span, c):
+        limits.check_number(c[0], span.line, span.col)  # (before int(): Python's own limit)
         return A.Num(span, int(c[0]))
 
     def string(self, span, c):
@@ -349,12 +351,23 @@ def normalize(text: str) -> str:
 
 
 def _parse(text: str, start: str):
+    try:
+        return _parse_within_limits(text, start)
+    except limits.LimitError as e:
+        raise ParseError(e.message, e.line, e.col, e.hint) from None
+
+
+def _parse_within_limits(text: str, start: str):
+    limits.check_size(text)
     text = normalize(text)
     _check_nesting(text)
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedInput:
         pass
+    else:
+        limits.check_depth(tree, len(text))
+        return tree
     try:
         _plain_parser().parse(text, start=start)
     except UnexpectedInput as e:
