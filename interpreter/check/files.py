@@ -8,7 +8,7 @@ from interpreter.check import forbid
 from interpreter.check.decks import check_deck
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
-from interpreter.load import files
+from interpreter.load import confine, files
 from interpreter.load.yamlpos import Doc, load_yaml
 from interpreter.run.loading import load_game, validate
 
@@ -59,7 +59,7 @@ def check_paths(paths: list[Path]) -> Report:
             _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
             report.extend(_forbidden(ruleset_doc, card_docs))
     for doc in docs["deck"]:
-        game = _collect(report, lambda doc=doc: load_game(doc.data["ruleset"]))
+        game = _collect(report, lambda doc=doc: load_game(confine.ruleset_spec(doc)))
         if game is not None:
             report.extend(check_deck(game, files.load_deck(doc.path)))
     # a card file can be reached twice (given, and as part of a deck's game): report once
@@ -84,8 +84,11 @@ def _collect(report: Report, fn):
 
 
 def _bundled(rid: str, doc: Doc, report: Report) -> Doc | None:
+    spec = _collect(report, lambda: confine.ruleset_spec(doc))
+    if spec is None:
+        return None
     try:
-        return load_yaml(files.ruleset_path(rid))
+        return load_yaml(files.ruleset_path(spec))
     except DiagnosticError:
         report.add(doc.diag(("ruleset",), "NO-RULESET", f"no ruleset {rid!r} to check against",
                             "name a bundled ruleset id or give the ruleset file too"))
@@ -96,6 +99,7 @@ def _yaml_files(paths: list[Path], report: Report) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
+            confine.allow(p)  # a folder given: its files may be named from anywhere
             out.extend(sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")))
         elif p.exists():
             out.append(p)

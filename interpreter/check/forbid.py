@@ -21,6 +21,7 @@ from interpreter.compile.names import Names
 from interpreter.compile.texts import get_at
 from interpreter.diagnostics import Diagnostic, DiagnosticError
 from interpreter.lang.parser import ParseError, normalize
+from interpreter.load import confine
 from interpreter.load.yamlpos import Doc, load_yaml
 
 
@@ -56,7 +57,10 @@ def load_forbid(ruleset_doc: Doc, names: Names) -> ForbidList:
     if spec is None:
         return ForbidList([], [])
     if isinstance(spec, str):
-        path = Path(ruleset_doc.path).parent / spec
+        try:
+            path = confine.named_file(ruleset_doc, ("forbid",), spec, Path(ruleset_doc.path).parent)
+        except DiagnosticError as e:
+            return ForbidList([], e.diagnostics)
         try:
             doc = load_yaml(path)
         except DiagnosticError as e:
