@@ -39,16 +39,29 @@ def check_output(path: str | Path, inputs: Iterable[str | Path] = (), option: st
 
 
 def check_folder(path: str | Path, option: str = "--out") -> None:
-    """An output folder: a folder, or absent in a folder that exists (it is created)."""
+    """An output folder: a folder, or created here (with its parents)."""
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise TcgError(f"{option} {path}: exists and is not a folder")
-    if not p.exists() and not p.resolve().parent.is_dir():
-        raise TcgError(f"{option} {path}: its folder {p.resolve().parent} does not exist")
     with writing(p):
-        p.mkdir(exist_ok=True)
+        p.mkdir(parents=True, exist_ok=True)
     if not os.access(p, os.W_OK):
         raise TcgError(f"{option} {path}: not writable")
+
+
+def lock_folder(folder: Path) -> IO[str]:
+    """Hold FOLDER/.lock until the returned file is closed (or the process ends): a second
+    run writing the same folder is refused instead of tearing the first one's files."""
+    import fcntl
+
+    f = open_output(folder / ".lock", "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise TcgError(f"{folder} is in use by another run (tcg simulate); wait for it to end "
+                       "or choose another --out") from None
+    return f
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -79,8 +92,19 @@ def temporary_beside(path: str | Path) -> Path:
     p = Path(path)
     with writing(p):
         fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+        os.fchmod(fd, _mode_for(p))
         os.close(fd)
     return Path(name)
+
+
+def _mode_for(path: Path) -> int:
+    """The file's own mode when it exists, else what open() would give (mkstemp's is 0600)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def replace_whole(path: str | Path, text: str) -> None:
