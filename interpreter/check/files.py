@@ -60,8 +60,9 @@ def check_paths(paths: list[Path]) -> Report:
             report.extend(_forbidden(ruleset_doc, card_docs))
     for doc in docs["deck"]:
         game = _collect(report, lambda doc=doc: load_game(confine.ruleset_spec(doc)))
-        if game is not None:
-            report.extend(check_deck(game, files.load_deck(doc.path)))
+        deck = _collect(report, lambda doc=doc: files.load_deck(doc.path)) if game is not None else None
+        if deck is not None:
+            report.extend(check_deck(game, deck))
     # a card file can be reached twice (given, and as part of a deck's game): report once
     report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report

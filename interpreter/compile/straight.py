@@ -367,7 +367,7 @@ class PyGen:
 
     def _repeat(self, s: A.Repeat, depth: int) -> None:
         n = len(self.lines)
-        self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        self._line(depth, f"_s{n} = _passes(g, {self._expr(s.count)})")
         moved = self._moved_tops(s)
         if moved is not None:  # the top n cards in one move (its mover's loop: one call)
             if not self.inline:

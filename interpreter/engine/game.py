@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import limits, vm
 from interpreter.engine.instructions import CallFromEnv, direct_verbs
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
@@ -304,6 +304,7 @@ if mods and name in mods:
     def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
         """New card instances (not yet in any zone's list), numbered in order."""
         first, n = len(g.defs), len(defs)
+        limits.cards(g, n)
         g.defs.extend(defs)
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)

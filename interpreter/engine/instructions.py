@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import limits, vm
 from interpreter.engine.state import Decision, Frame, GameState
 
 Fn = Callable[[GameState, dict], Any]
@@ -144,7 +144,7 @@ class IterInit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         value = self.source(g, f.env)
-        items = tuple(range(max(value or 0, 0))) if self.count else vm.as_cards(g, value)
+        items = tuple(range(limits.passes(g, value))) if self.count else vm.as_cards(g, value)
         if not items:
             f.env[self.key] = (items, 0)
             f.pc = self.end

@@ -20,9 +20,9 @@ MAX_NESTING = 64
 
 
 class ParseError(TcgError):
-    def __init__(self, message: str, line: int, col: int, hint: str = "") -> None:
+    def __init__(self, message: str, line: int, col: int, hint: str = "", code: str = "SYNTAX") -> None:
         super().__init__(message)
-        self.message, self.line, self.col, self.hint = message, line, col, hint
+        self.message, self.line, self.col, self.hint, self.code = message, line, col, hint, code
 
 
 # Tokens that carry meaning; every other token is punctuation or a keyword.
@@ -354,7 +354,7 @@ def _parse(text: str, start: str):
     try:
         return _parse_within_limits(text, start)
     except limits.LimitError as e:
-        raise ParseError(e.message, e.line, e.col, e.hint) from None
+        raise ParseError(e.message, e.line, e.col, e.hint, "LIMIT") from None
 
 
 def _parse_within_limits(text: str, start: str):

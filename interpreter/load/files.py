@@ -50,7 +50,7 @@ class Deck:
     sections: dict[str, list[str]]
 
 
-MAX_DECK = 10_000  # cards in one deck file (the bundled games play 40 to 60)
+MAX_DECK = 1_000  # cards in one deck file (the bundled games play 40 to 60)
 
 
 def load_deck(path: str | Path) -> Deck:

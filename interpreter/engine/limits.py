@@ -1,0 +1,39 @@
+"""Limits on what one match may do, whatever its cards say: each ends the match as a draw
+whose reason starts with "loop limit" (counted with the timeouts by `tcg simulate`).
+
+The VM already ends a run of MAX_STEPS_PER_DECISION instructions without a decision; these
+bound what a single instruction or a chain of decisions can do: a `repeat` compiled into
+one straight run of Python, a `create` of a billion cards, two cards that trigger each other
+forever when each pass asks only the order of their triggers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.state import GameOver, GameState, Result
+
+MAX_PASSES = 100_000  # passes of `repeat` loops in one match (counted as each loop starts)
+MAX_CARDS = 20_000  # cards in one match, the decks' and the created ones
+MAX_DECISIONS = 100_000  # decisions in one match (a random UCB match takes ~100)
+
+
+def passes(g: GameState, n: Any) -> int:
+    """A `repeat`'s count, charged to the match (g.steps) before the loop runs."""
+    n = max(n or 0, 0)
+    g.steps += n
+    if g.steps > MAX_PASSES:
+        raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of repeat "
+                                    "loops in one match", turns=g.turn))
+    return n
+
+
+def cards(g: GameState, more: int) -> None:
+    if len(g.defs) + more > MAX_CARDS:
+        raise GameOver(Result(None, f"loop limit: more than {MAX_CARDS:,} cards in one match",
+                              turns=g.turn))
+
+
+def decisions(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_DECISIONS:,} decisions in one "
+                                "match", turns=g.turn))
