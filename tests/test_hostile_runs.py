@@ -321,3 +321,66 @@ def test_logs_module_reads_what_play_writes(good_log, tmp_path: Path):
     path.write_text("".join(good_log), encoding="utf-8")
     log = logs.read(path)
     assert log.header["seed"] == 3 and len(log.steps) == len(_decision_lines(good_log))
+
+
+# ---------- soak: the real limits, in a child process held to 1 GB ----------
+
+SOAK_CHILD = """
+import resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+sys.path.insert(0, {tests!r})
+from pathlib import Path
+import test_hostile_runs as t
+start = time.perf_counter()
+{body}
+print(f"{{time.perf_counter() - start:.1f}} s", result.reason)
+"""
+
+
+def _child(body: str, tmp_path: Path) -> str:
+    import resource
+
+    code = SOAK_CHILD.format(tests=str(Path(__file__).parent), body=body)
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    print(f"\n{r.stdout.strip()} (peak of the children so far: {peak} MB)")
+    return r.stdout
+
+
+@pytest.mark.soak
+def test_soak_retrigger_loop_to_the_real_decisions_limit(tmp_path: Path):
+    body = f"""
+from interpreter.engine import vm
+from interpreter.engine.observe import LazyLabels
+from interpreter.run.loading import load_game
+from interpreter.run.scenario import build_state
+Path({str(tmp_path / "cards.yaml")!r}).write_text(t.RETRIGGER, encoding="utf-8")
+game = load_game("ucb", ({str(tmp_path / "cards.yaml")!r},))
+g = build_state(game, {{"turn_player": "P1", "turn": 3, "phase": "main", "zones": {{
+    "deck@P1": ["見習い剣士"] * 3, "deck@P2": ["見習い剣士"] * 3,
+    "battle@P1": ["反響甲", "反響乙"], "hand@P1": ["撹拌"]}}}}, 0)
+vm.answer(g, g.decision.options[[i for i, x in enumerate(LazyLabels(g)) if "撹拌" in x][0]])
+while g.result is None:
+    vm.answer(g, g.decision.options[0])
+result = g.result
+"""
+    assert "more than 100,000 decisions" in _child(body, tmp_path)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("rid", files.bundled_ids())
+def test_soak_unbounded_work_in_a_bounded_process(rid: str, tmp_path: Path):
+    for hostile in ("repeat 1000000000 { shuffle(%s(you)) }", 'create(敵意, %s(you), "up", 1000000000)',
+                    "repeat 100000 { repeat 100000 { shuffle(%s(you)) } }",
+                    "repeat 300 { repeat 300 { shuffle(%s(you)) } }"):
+        body = f"result = t._play_out(t._hostile_game(Path({str(tmp_path)!r}), {rid!r}, {hostile!r})).result"
+        assert "loop limit" in _child(body, tmp_path)
+
+
+@pytest.mark.soak
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_soak_fuzz_mutated_logs(good_log, tmp_path_factory, data):
+    test_fuzz_mutated_logs_through_replay_and_resume.hypothesis.inner_test(good_log, tmp_path_factory, data)
