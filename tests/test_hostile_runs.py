@@ -384,3 +384,9 @@ def test_soak_unbounded_work_in_a_bounded_process(rid: str, tmp_path: Path):
 @given(data=st.data())
 def test_soak_fuzz_mutated_logs(good_log, tmp_path_factory, data):
     test_fuzz_mutated_logs_through_replay_and_resume.hypothesis.inner_test(good_log, tmp_path_factory, data)
+
+
+@pytest.mark.parametrize("args", [["replay", "/dev/zero"], ["play", "--resume", "/dev/zero"]])
+def test_a_device_given_as_a_log_is_refused(args: list[str], capsys):
+    assert main(args) == 2
+    assert "is not a regular file" in capsys.readouterr()[1]

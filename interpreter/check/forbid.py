@@ -102,7 +102,7 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
         entry.query = parse_query(entry.query_text)
     except ParseError as e:
         line, col = entry.doc.text_pos(at, e.line, e.col)
-        diags.append(entry.doc.diag_at(line, col, "SYNTAX", f"forbid query: {e.message}", e.hint))
+        diags.append(entry.doc.diag_at(line, col, e.code, f"forbid query: {e.message}", e.hint))
         return
     compiled = compile_query(entry.query, names)
     for span, message, hint, code in compiled.problems:

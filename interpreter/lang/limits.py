@@ -27,7 +27,7 @@ class LimitError(TcgError):
 
 def check_size(text: str) -> None:
     if len(text) > MAX_TEXT:
-        raise LimitError(f"effect text is {len(text):,} characters long; the limit is {MAX_TEXT:,}",
+        raise LimitError(f"text is {len(text):,} characters long; the limit is {MAX_TEXT:,}",
                          1, 1, "split it into ruleset verbs or several abilities")
 
 
@@ -51,7 +51,7 @@ def check_depth(tree: Any, length: int) -> None:
         if not hasattr(node, "__dataclass_fields__") or not hasattr(node, "span"):
             continue
         if depth >= MAX_DEPTH:
-            raise LimitError(f"effect nested deeper than {MAX_DEPTH} levels", node.span.line,
+            raise LimitError(f"nested deeper than {MAX_DEPTH} levels", node.span.line,
                              node.span.col, "split the effect into smaller steps, `let` "
                                             "variables or a ruleset verb")
         stack.extend((getattr(node, name), depth + 1) for name in node.__dataclass_fields__

@@ -8,7 +8,9 @@ somewhere inside the engine.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,8 @@ def read(path: str | Path) -> Log:
 
 def _lines(path: str | Path) -> list[str]:
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or device would block or never end
+            raise TcgError(f"{path} is not a regular file: not a tcg log")
         with open(path, "rb") as f:
             raw = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
