@@ -165,7 +165,8 @@ def _tampered(lines: list[str], how: str) -> tuple[list[str], str]:
            "agents-ints": ("agents", [1, 2]), "decks-map": ("decks", {"a": 1}), "turns": ("turns", 0),
            "version": ("tcg", 2), "ruleset": ("ruleset", 5)}[how]
     header[bad[0]] = bad[1]
-    return [json.dumps(header) + "\n", *lines[1:]], f"line 1: the header's {bad[0]!r} must be"
+    message = "line 1: not a tcg log" if how == "version" else f"line 1: the header's {bad[0]!r} must be"
+    return [json.dumps(header) + "\n", *lines[1:]], message
 
 
 HOW = ["index", "negative", "deleted", "swapped", "seed-text", "seed-bool", "agents-text",

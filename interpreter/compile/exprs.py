@@ -281,7 +281,7 @@ _HELPERS = {
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
-    "_barred": repetition.barred, "_passes": limits.passes,
+    "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
 }
 
 

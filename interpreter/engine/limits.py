@@ -19,13 +19,18 @@ MAX_DECISIONS = 100_000  # decisions in one match (a random UCB match takes ~100
 
 
 def passes(g: GameState, n: Any) -> int:
-    """A `repeat`'s count, charged to the match (g.steps) before the loop runs."""
+    """A `repeat`'s count, charged to the match (g.steps) before the loop runs. (The
+    generated code does the same inline.)"""
     n = max(n or 0, 0)
     g.steps += n
     if g.steps > MAX_PASSES:
-        raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of repeat "
-                                    "loops in one match", turns=g.turn))
+        too_many_passes(g)
     return n
+
+
+def too_many_passes(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of repeat loops "
+                                "in one match", turns=g.turn))
 
 
 def cards(g: GameState, more: int) -> None:

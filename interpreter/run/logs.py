@@ -93,7 +93,8 @@ def _header(path: str | Path, h: dict) -> dict:
                         f"got {json.dumps(h.get(field), ensure_ascii=False)[:80]}")
 
     if h.get("tcg") != LOG_VERSION:
-        raise bad("tcg", f"{LOG_VERSION} (the version of the log format)")
+        raise TcgError(f"{path}: line 1: not a tcg log (its header's 'tcg' must be {LOG_VERSION}, "
+                       f"got {json.dumps(h.get('tcg'))[:20]})")
     if not isinstance(h.get("ruleset"), str):
         raise bad("ruleset", "text (a bundled id or a ruleset path)")
     if not _texts(h.get("decks")):

@@ -134,9 +134,12 @@ class _Replaying:
 def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
     """A log's lines, the match it records, and its decisions (indexes, or CONCEDE)."""
     log = logs.read(path)
-    setup = MatchSetup(log.header["ruleset"], log.header["decks"], log.header["seed"],
-                       log.header["agents"], log.header.get("turns"))
-    return log.lines, setup, [step.value for step in log.steps]
+    return log.lines, _setup_of(log), [step.value for step in log.steps]
+
+
+def _setup_of(log: logs.Log) -> MatchSetup:
+    h = log.header
+    return MatchSetup(h["ruleset"], h["decks"], h["seed"], h["agents"], h.get("turns"))
 
 
 def resume(path: str | Path, on_event: Callable[[dict], None] | None = None) -> GameState:
@@ -149,8 +152,7 @@ def resume(path: str | Path, on_event: Callable[[dict], None] | None = None) -> 
     """
     log = logs.read(path)
     outputs.check_output(path)
-    setup = MatchSetup(log.header["ruleset"], log.header["decks"], log.header["seed"],
-                       log.header["agents"], log.header.get("turns"))
+    setup = _setup_of(log)
     script = logs.Script(str(path), log.steps)
     agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), script, a == "human")
               for i, a in enumerate(setup.agents)]
@@ -184,8 +186,7 @@ def replay(path: str | Path) -> tuple[bool, str]:
     import io
 
     lines = log.lines
-    setup = MatchSetup(log.header["ruleset"], log.header["decks"], log.header["seed"],
-                       log.header["agents"], log.header.get("turns"))
+    setup = _setup_of(log)
     buf = io.StringIO()
     agent = _Replaying(logs.Script(str(path), log.steps))
     try:
