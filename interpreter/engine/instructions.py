@@ -144,7 +144,13 @@ class IterInit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         value = self.source(g, f.env)
-        items = tuple(range(limits.passes(g, value))) if self.count else vm.as_cards(g, value)
+        if self.count:
+            g.steps += (value := max(value or 0, 0))  # the match's passes (engine/limits.py)
+            if g.steps > limits.MAX_PASSES:
+                limits.too_many_passes(g)
+            items = tuple(range(value))
+        else:
+            items = vm.as_cards(g, value)
         if not items:
             f.env[self.key] = (items, 0)
             f.pc = self.end

@@ -9,23 +9,13 @@ forever when each pass asks only the order of their triggers.
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.engine.state import GameOver, GameState, Result
 
-MAX_PASSES = 100_000  # passes of `repeat` loops in one match (counted as each loop starts)
+# Passes of `repeat` loops in one match: each loop's count is added to g.steps as it starts
+# (inline, in IterInit and in the generated code: a call per loop would cost).
+MAX_PASSES = 100_000
 MAX_CARDS = 20_000  # cards in one match, the decks' and the created ones
 MAX_DECISIONS = 100_000  # decisions in one match (a random UCB match takes ~100)
-
-
-def passes(g: GameState, n: Any) -> int:
-    """A `repeat`'s count, charged to the match (g.steps) before the loop runs. (The
-    generated code does the same inline.)"""
-    n = max(n or 0, 0)
-    g.steps += n
-    if g.steps > MAX_PASSES:
-        too_many_passes(g)
-    return n
 
 
 def too_many_passes(g: GameState) -> None:
