@@ -304,7 +304,8 @@ if mods and name in mods:
     def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
         """New card instances (not yet in any zone's list), numbered in order."""
         first, n = len(g.defs), len(defs)
-        limits.cards(g, n)
+        if first + n > limits.MAX_CARDS:
+            limits.too_many_cards(g)
         g.defs.extend(defs)
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)

@@ -23,10 +23,9 @@ def too_many_passes(g: GameState) -> None:
                                 "in one match", turns=g.turn))
 
 
-def cards(g: GameState, more: int) -> None:
-    if len(g.defs) + more > MAX_CARDS:
-        raise GameOver(Result(None, f"loop limit: more than {MAX_CARDS:,} cards in one match",
-                              turns=g.turn))
+def too_many_cards(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_CARDS:,} cards in one match",
+                          turns=g.turn))
 
 
 def decisions(g: GameState) -> None:
