@@ -190,9 +190,13 @@ def _play(args: argparse.Namespace) -> int:
                 print(text)
 
     opened: list = []
+    if args.log and not args.resume:
+        _check_log(args.log, setup)
 
     def open_log():
-        opened.append(open(args.log, "w", encoding="utf-8"))  # noqa: SIM115
+        from interpreter.run.outputs import open_output
+
+        opened.append(open_output(args.log))
         return opened[0]
 
     try:
@@ -207,6 +211,14 @@ def _play(args: argparse.Namespace) -> int:
     rule = f" [rule {r.ref}]" if r.ref else ""
     print(f"result: {winner} — {r.reason}{rule} after {r.turns} turns")
     return 0
+
+
+def _check_log(log: str, setup) -> None:
+    """Before the match: the log can be written and is none of the match's own files."""
+    from interpreter.load import files
+    from interpreter.run.outputs import check_output
+
+    check_output(log, [files.ruleset_path(setup.ruleset), *setup.decks])
 
 
 def _check(args: argparse.Namespace) -> int:

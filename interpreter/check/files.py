@@ -12,7 +12,7 @@ from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
 from interpreter.engine.game import Game
-from interpreter.load import files
+from interpreter.load import confine, files
 from interpreter.load.yamlpos import Doc, load_yaml
 from interpreter.run.loading import load_game, validate
 
@@ -83,13 +83,24 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
             check = check_deck_names if id(doc) in flawed else check_deck
             report.extend(check(game, files.deck_of(doc)))
     for doc in docs["scenario"]:
-        extra = tuple(str(Path(doc.path).parent / c) for c in doc.data.get("cards") or ())
-        game = finder.game_for(doc, extra)
+        extra = _scenario_cards(report, doc)
+        game = finder.game_for(doc, extra) if extra is not None else None
         if game is not None:
             report.extend(check_scenario(game, doc))
     # a card file can be reached twice (given, and as part of a deck's game): report once
     report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report
+
+
+def _scenario_cards(report: Report, doc: Doc) -> tuple[str, ...] | None:
+    """The card sets a scenario names (inside its game), or None when one is outside."""
+    here = Path(doc.path).parent
+    try:
+        return tuple(str(confine.named_file(doc, ("cards", i), str(c), here))
+                     for i, c in enumerate(doc.data.get("cards") or ()))
+    except DiagnosticError as e:
+        report.extend(e.diagnostics)
+        return None
 
 
 class GameFinder:
@@ -104,13 +115,19 @@ class GameFinder:
 
     def game_for(self, doc: Doc, extra: tuple[str, ...] = ()) -> Game | None:
         spec = str(doc.data["ruleset"])
-        beside = Path(doc.path).parent / spec
-        if beside.is_file():
-            return self._load(str(beside), extra)
-        if spec in self.rulesets:
-            return self._given(spec, extra)
-        if Path(spec).is_file() or spec in files.bundled_ids():
-            return self._load(spec, extra)
+        here = Path(doc.path).parent
+        try:  # (a path must stay inside the game: load/confine.py)
+            if (here / spec).is_file():
+                return self._load(str(confine.named_file(doc, ("ruleset",), spec, here)), extra)
+            if spec in self.rulesets:
+                return self._given(spec, extra)
+            if spec in files.bundled_ids():
+                return self._load(spec, extra)
+            if Path(spec).is_file():
+                return self._load(str(confine.named_file(doc, ("ruleset",), spec, Path.cwd())), extra)
+        except DiagnosticError as e:
+            self.report.extend(e.diagnostics)
+            return None
         given = ", ".join(self.rulesets) or "none"
         self.report.add(doc.key_diag(
             ("ruleset",), "NO-RULESET",
@@ -199,8 +216,11 @@ def _collect(report: Report, fn):
 
 
 def _bundled(rid: str, doc: Doc, report: Report) -> Doc | None:
+    spec = _collect(report, lambda: confine.ruleset_spec(doc))
+    if spec is None:
+        return None
     try:
-        return load_yaml(files.ruleset_path(rid))
+        return load_yaml(files.ruleset_path(spec))
     except DiagnosticError:
         report.add(doc.diag(("ruleset",), "NO-RULESET", f"no ruleset {rid!r} to check against",
                             "name a bundled ruleset id or give the ruleset file too"))
@@ -211,6 +231,7 @@ def _yaml_files(paths: list[Path], report: Report) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
+            confine.allow(p)  # a folder given: its files may be named from anywhere
             out.extend(sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")))
         elif p.exists():
             out.append(p)

@@ -21,6 +21,7 @@ from interpreter.compile.names import Names
 from interpreter.compile.texts import get_at
 from interpreter.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.lang.parser import ParseError, normalize
+from interpreter.load import confine
 from interpreter.load.yamlpos import Doc, load_yaml
 
 
@@ -56,7 +57,10 @@ def load_forbid(ruleset_doc: Doc, names: Names) -> ForbidList:
     if spec is None:
         return ForbidList([], [])
     if isinstance(spec, str):
-        path = Path(ruleset_doc.path).parent / spec
+        try:
+            path = confine.named_file(ruleset_doc, ("forbid",), spec, Path(ruleset_doc.path).parent)
+        except DiagnosticError as e:
+            return ForbidList([], e.diagnostics)
         try:
             doc = load_yaml(path)
         except DiagnosticError as e:
@@ -100,7 +104,7 @@ def _compile_entry(entry: Entry, names: Names, diags: list[Diagnostic]) -> None:
         entry.query = parse_query(entry.query_text)
     except ParseError as e:
         line, col = entry.doc.text_pos(at, e.line, e.col)
-        diags.append(entry.doc.diag_at(line, col, "SYNTAX", f"forbid query: {e.message}", e.hint))
+        diags.append(entry.doc.diag_at(line, col, e.code, f"forbid query: {e.message}", e.hint))
         return
     compiled = compile_query(entry.query, names)
     for span, message, hint, code in compiled.problems:

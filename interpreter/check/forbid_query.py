@@ -9,9 +9,10 @@ from typing import Any, Union, cast
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput
 
+from interpreter.lang import limits
 from interpreter.lang.ast import Span
 from interpreter.lang.grammars import open_grammar
-from interpreter.lang.parser import ParseError, normalize, whole_number
+from interpreter.lang.parser import ParseError, normalize
 
 INF = float("inf")
 
@@ -114,8 +115,8 @@ class _ToQuery(Transformer):
         return Op(_span(arg), "not", (arg,))
 
     def num(self, tok):
-        span = _span(tok)
-        return Lit(span, whole_number(str(tok), span.line, span.col))
+        limits.check_number(str(tok), tok.line, tok.column)  # (before int(): Python's own limit)
+        return Lit(_span(tok), int(tok))
 
     def string(self, tok):
         return Lit(_span(tok), str(tok)[1:-1])
@@ -165,9 +166,14 @@ def _parser() -> Lark:
 
 def parse_query(text: str) -> Query:
     """A query's AST; raises ParseError (line and column inside the text) when it does not parse."""
-    text = normalize(text)
     try:
-        return cast(Query, _parser().parse(text))  # (what the transformer builds)
+        limits.check_size(text)
+        text = normalize(text)
+        query = cast(Query, _parser().parse(text))  # (what the transformer builds)
+        limits.check_depth(query.cond, len(text))
+        return query
+    except limits.LimitError as e:
+        raise ParseError(e.message, e.line, e.col, e.hint, "LIMIT") from None
     except UnexpectedInput as e:
         expected = sorted({_describe(t) for t in getattr(e, "accepts", None)
                            or getattr(e, "expected", None) or ()})

@@ -23,7 +23,7 @@ from types import CodeType
 from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
-from interpreter.engine import actions, repetition, vm
+from interpreter.engine import actions, limits, repetition, vm
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -283,7 +283,7 @@ _HELPERS = {
     "_random": _random, "_turn_order": _turn_order, "_union": _union,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
-    "_barred": repetition.barred,
+    "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
 }
 
 

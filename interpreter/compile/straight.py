@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
-from interpreter.engine import vm
+from interpreter.engine import limits, vm
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
 
@@ -368,6 +368,9 @@ class PyGen:
     def _repeat(self, s: A.Repeat, depth: int) -> None:
         n = len(self.lines)
         self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
+        self._line(depth, f"g.steps += _s{n}")  # (the match's passes: engine/limits.py)
+        self._line(depth, f"if g.steps > {limits.MAX_PASSES}:")
+        self._line(depth + 1, "_too_many_passes(g)")
         moved = self._moved_tops(s)
         if moved is not None:  # the top n cards in one move (its mover's loop: one call)
             if not self.inline:

@@ -50,7 +50,7 @@ class TextReader:
             tree = parse_text(start, text)
         except ParseError as e:
             line, col = self.doc.text_pos(at, e.line, e.col)
-            self.diags.append(self.doc.diag_at(line, col, "SYNTAX", e.message, e.hint))
+            self.diags.append(self.doc.diag_at(line, col, e.code, e.message, e.hint))
             return None
         checker = EffectChecker(self.names, scope if isinstance(scope, dict) else set(scope))
         problems = getattr(checker, check)(tree, *extra)

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from interpreter.engine import kernel, observe, vm
+from interpreter.engine import kernel, limits, observe, vm
 from interpreter.engine.instructions import CallFromEnv, Speed, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
@@ -313,6 +313,8 @@ if mods and name in mods:
     def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
         """New card instances (not yet in any zone's list), numbered in order."""
         first, n = len(g.defs), len(defs)
+        if first + n > limits.MAX_CARDS:
+            limits.too_many_cards(g)
         g.defs.extend(defs)
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection
 from enum import IntEnum
 from typing import Any
 
-from interpreter.engine import vm
+from interpreter.engine import limits, vm
 from interpreter.engine.state import Decision, Frame, GameState
 from interpreter.engine.timing import inline_settle, needs_settling
 
@@ -171,7 +171,13 @@ class IterInit(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         value = self.source(g, f.env)
-        items = tuple(range(max(value or 0, 0))) if self.count else vm.as_cards(g, value)
+        if self.count:
+            g.steps += (value := max(value or 0, 0))  # the match's passes (engine/limits.py)
+            if g.steps > limits.MAX_PASSES:
+                limits.too_many_passes(g)
+            items = tuple(range(value))
+        else:
+            items = vm.as_cards(g, value)
         if not items:
             f.env[self.key] = (items, 0)
             f.pc = self.end

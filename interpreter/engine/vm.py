@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from interpreter.engine import repetition
+from interpreter.engine import limits, repetition
 from interpreter.engine.state import (
     Decision,
     Frame,
@@ -57,6 +57,8 @@ def answer(g: GameState, option: Any) -> None:
         if option is not _RUN:
             g.decision = None
             g.decisions += 1
+            if g.decisions > limits.MAX_DECISIONS:
+                limits.decisions(g)
             if g.seen:
                 g.seen.clear()  # a forced loop is one that runs without decisions
             f = frames[-1]

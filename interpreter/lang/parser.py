@@ -13,25 +13,16 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from interpreter.diagnostics import TcgError
 from interpreter.lang import ast as A
+from interpreter.lang import limits
 from interpreter.lang.grammars import open_grammar
 
 MAX_NESTING = 64
 
 
 class ParseError(TcgError):
-    def __init__(self, message: str, line: int, col: int, hint: str = "") -> None:
+    def __init__(self, message: str, line: int, col: int, hint: str = "", code: str = "SYNTAX") -> None:
         super().__init__(message)
-        self.message, self.line, self.col, self.hint = message, line, col, hint
-
-
-def whole_number(digits: str, line: int, col: int) -> int:
-    """The number written; Python's int() refuses more digits than sys.get_int_max_str_digits()
-    (4,300), which no rule needs: a parse error there, not a ValueError."""
-    try:
-        return int(digits)
-    except ValueError:
-        raise ParseError(f"number too long ({len(digits):,} digits)", line, col,
-                         "a number has at most 4,300 digits") from None
+        self.message, self.line, self.col, self.hint, self.code = message, line, col, hint, code
 
 
 # Tokens that carry meaning; every other token is punctuation or a keyword.
@@ -211,7 +202,8 @@ class _ToAst(Transformer):
         return A.Member(span, c[0], c[1])
 
     def num(self, span, c):
-        return A.Num(span, whole_number(c[0], span.line, span.col))
+        limits.check_number(c[0], span.line, span.col)  # (before int(): Python's own limit)
+        return A.Num(span, int(c[0]))
 
     def string(self, span, c):
         return A.Str(span, sys.intern(c[0][1:-1]))
@@ -359,12 +351,23 @@ def normalize(text: str) -> str:
 
 
 def _parse(text: str, start: str):
+    try:
+        return _parse_within_limits(text, start)
+    except limits.LimitError as e:
+        raise ParseError(e.message, e.line, e.col, e.hint, "LIMIT") from None
+
+
+def _parse_within_limits(text: str, start: str):
+    limits.check_size(text)
     text = normalize(text)
     _check_nesting(text)
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedInput:
         pass
+    else:
+        limits.check_depth(tree, len(text))
+        return tree
     try:
         _plain_parser().parse(text, start=start)
     except UnexpectedInput as e:

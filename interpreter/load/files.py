@@ -50,6 +50,9 @@ class Deck:
     sections: dict[str, list[str]]
 
 
+MAX_DECK = 1_000  # cards in one deck file (the bundled games play 40 to 60)
+
+
 def load_deck(path: str | Path) -> Deck:
     return deck_of(load_yaml(path))
 
@@ -57,6 +60,21 @@ def load_deck(path: str | Path) -> Deck:
 def deck_of(doc: Doc) -> Deck:
     """The deck a loaded deck file lists."""
     data = doc.data if isinstance(doc.data, dict) else {}
+    _check_deck_size(doc, data)
     sections = {k: [name for name, n in v.items() for _ in range(n if isinstance(n, int) else 0)]
                 for k, v in data.items() if isinstance(v, dict)}
     return Deck(doc, str(data.get("name", Path(doc.path).stem)), sections)
+
+
+def _check_deck_size(doc: Doc, data: dict) -> None:
+    """Refuse a deck too large to lay out, before its sections are expanded card by card."""
+    total = 0
+    for section, entries in data.items():
+        if not isinstance(entries, dict):
+            continue
+        for name, n in entries.items():
+            total += n if isinstance(n, int) and n > 0 else 0
+            if total > MAX_DECK:
+                raise DiagnosticError([doc.diag((section, name), "DECK-TOO-LARGE",
+                                                f"the deck holds more than {MAX_DECK:,} cards",
+                                                "no game is played with decks this large")])

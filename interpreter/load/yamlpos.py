@@ -7,6 +7,7 @@ duplicate keys and non-standard tags, and bounds alias expansion.
 from __future__ import annotations
 
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,9 @@ except AttributeError:  # pragma: no cover - pure-Python PyYAML
 
 MAX_BYTES = 20_000_000
 MAX_NODES = 300_000  # a 2,000-card set is ~40,000 nodes; an alias bomb is billions
+MAX_DEPTH = 64  # nested mappings and lists (the bundled files nest 8 deep)
+MAX_EXPANDED = MAX_BYTES  # characters of text after aliases are expanded
+MAX_DIGITS = 18  # digits in an integer: every such integer fits in 64 bits
 
 _INT = re.compile(r"[-+]?[0-9]+$")
 _HEX = re.compile(r"0x[0-9a-fA-F]+$")
@@ -103,12 +107,7 @@ class Doc:
 def load_yaml(path: str | Path, display: str | None = None) -> Doc:
     """Load one YAML file; raise DiagnosticError (unusable) on anything unreadable."""
     name = display or str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise _unusable(name, 1, 1, "IO", f"cannot read file: {e.strerror or e}") from None
-    if len(raw) > MAX_BYTES:
-        raise _unusable(name, 1, 1, "TOO-LARGE", f"file is larger than {MAX_BYTES} bytes")
+    raw = _read(Path(path), name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -119,10 +118,28 @@ def load_yaml(path: str | Path, display: str | None = None) -> Doc:
     return load_text(text, name)
 
 
+def _read(path: Path, name: str) -> bytes:
+    """The file's bytes: a regular file of at most MAX_BYTES (a device such as /dev/zero or
+    a pipe would never end, or block)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise _unusable(name, 1, 1, "NOT-A-FILE", "not a regular file (a folder, device or pipe)",
+                            "name a YAML file")
+        with path.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise _unusable(name, 1, 1, "IO", f"cannot read file: {e.strerror or e}") from None
+    if len(raw) > MAX_BYTES:
+        raise _unusable(name, 1, 1, "TOO-LARGE", f"file is larger than {MAX_BYTES:,} bytes")
+    return raw
+
+
 def load_text(text: str, name: str) -> Doc:
     doc = Doc(name, text, None)
     try:
         node = yaml.compose(text, Loader=_Loader)
+    except RecursionError:  # libyaml stops at 1,000 levels; its composer may not get there
+        raise _unusable(name, 1, 1, "TOO-DEEP", f"YAML nested deeper than {MAX_DEPTH} levels") from None
     except yaml.MarkedYAMLError as e:
         from interpreter.load.yaml_errors import explain
 
@@ -147,14 +164,11 @@ class _Builder:
         self.doc = doc
         self.errors: list[Diagnostic] = []
         self.count = 0
+        self.chars = 0  # characters of scalars built: aliases count each time they expand
+        self.stopped = False
 
     def build(self, node: yaml.Node, at: Path_) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            if self.count == MAX_NODES + 1:
-                self.errors.append(self.doc.diag_at(
-                    1, 1, "ALIAS-BOMB", f"document expands to more than {MAX_NODES:,} nodes",
-                    "anchors and aliases (&a / *a) multiply: this looks like an alias bomb"))
+        if not self._within_limits(node, at):
             return None
         style = getattr(node, "style", None) or None
         self.doc.positions[at] = (node.start_mark.line + 1, node.start_mark.column + 1, style)
@@ -192,9 +206,46 @@ class _Builder:
         line, col = self.doc.keys[at]
         return Related(self.doc.path, line, col, "first written here", self.doc.line_text(line))
 
+    def _within_limits(self, node: yaml.Node, at: Path_) -> bool:
+        """Count the work before building a node: nodes, nesting (checked before recursing,
+        so an anchor that contains itself stops here too), text after alias expansion, and
+        the digits of an integer (Python refuses to read more than 4,300)."""
+        if self.stopped:
+            return False
+        self.count += 1
+        if isinstance(node, yaml.ScalarNode):
+            self.chars += len(node.value)
+        if self.count > MAX_NODES or self.chars > MAX_EXPANDED:
+            self.stopped = True
+            what = f"more than {MAX_NODES:,} nodes" if self.count > MAX_NODES else \
+                f"more than {MAX_EXPANDED:,} characters of text"
+            self.errors.append(self.doc.diag_at(
+                1, 1, "ALIAS-BOMB", f"document expands to {what}",
+                "anchors and aliases (&a / *a) multiply: this looks like an alias bomb"))
+            return False
+        if len(at) > MAX_DEPTH:
+            self.stopped = True
+            self.errors.append(self._diag(node, "TOO-DEEP", f"YAML nested deeper than {MAX_DEPTH} levels",
+                                          "an anchor that contains an alias to itself nests forever"))
+            return False
+        if isinstance(node, yaml.ScalarNode) and not node.style and _too_long(node.value):
+            self.errors.append(self._diag(node, "NUMBER-TOO-LARGE",
+                                          f"integer has more than {MAX_DIGITS} digits",
+                                          "quote it if it is text"))
+            return False
+        return True
+
     def _diag(self, node: yaml.Node, code: str, message: str, hint: str = "") -> Diagnostic:
         return self.doc.diag_at(node.start_mark.line + 1, node.start_mark.column + 1, code,
                                 message, hint)
+
+
+def _too_long(value: str) -> bool:
+    if len(value) <= MAX_DIGITS:
+        return False
+    digits = value.lstrip("+-")
+    return bool(_INT.match(value) and len(digits) > MAX_DIGITS
+                or _HEX.match(value) and len(digits) - 2 > MAX_DIGITS * 5 // 6)
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:

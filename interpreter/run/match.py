@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO
 
 from interpreter.agents import Agent, make_agent
-from interpreter.agents.basic import CONCEDE, Concede
+from interpreter.agents.basic import Concede
 from interpreter.agents.protocol import decide
 from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
@@ -17,9 +17,8 @@ from interpreter.engine import vm
 from interpreter.engine.game import Game
 from interpreter.engine.state import GameState
 from interpreter.load import files
+from interpreter.run import logs, outputs
 from interpreter.run.loading import load_game
-
-LOG_VERSION = 1
 
 
 @dataclass
@@ -58,11 +57,14 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
     files are known to be good, so bad input never leaves an empty log behind.
     """
     game = load_game(setup.ruleset, reference=reference)
+    if len(setup.agents) != game.ruleset.players:
+        raise TcgError(f"need {game.ruleset.players} agents, got {len(setup.agents)} "
+                       f"({','.join(setup.agents)})")
     decks = resolve_decks(game, setup.ruleset, setup.decks)
     setup.decks = [str(d.doc.path) for d in decks]
     agents = agents or [make_agent(a, setup.seed * 1000 + i) for i, a in enumerate(setup.agents)]
     writer = _Writer(out, on_event)
-    header = {"tcg": LOG_VERSION, "ruleset": setup.ruleset, "decks": setup.decks,
+    header = {"tcg": logs.LOG_VERSION, "ruleset": setup.ruleset, "decks": setup.decks,
               "seed": setup.seed, "agents": setup.agents}
     if setup.turns is not None:
         header["turns"] = setup.turns
@@ -94,8 +96,9 @@ class _Writer:
         if callable(self.out):
             self.out = self.out()
         if self.out is not None:
-            self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            self.out.flush()
+            with outputs.writing(getattr(self.out, "name", "the log")):
+                self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self.out.flush()
         if self.on_event is not None:
             self.on_event(record)
 
@@ -106,77 +109,97 @@ class _Writer:
         self.done = len(log)
 
 
-def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
-    """A log's lines, the match it records, and its decisions (indexes, or CONCEDE)."""
-    try:
-        raw = Path(path).read_bytes()
-        if not raw.endswith(b"\n"):  # a run killed mid-write: drop its unfinished line
-            raw = raw[: raw.rfind(b"\n") + 1]
-        lines = raw.decode("utf-8").splitlines(keepends=True)
-    except (OSError, UnicodeDecodeError) as e:
-        raise TcgError(f"cannot read {path}: {e}") from None
-    try:
-        header = json.loads(lines[0])
-        decisions = [json.loads(x) for x in lines[1:] if '"d"' in x[:6]]
-        script = [CONCEDE if d.get("concede") else d["i"] for d in decisions]
-        setup = MatchSetup(header["ruleset"], header["decks"], header["seed"], header["agents"],
-                           header.get("turns"))
-    except IndexError:
-        raise TcgError(f"{path} is empty") from None
-    except (json.JSONDecodeError, KeyError, TypeError) as e:
-        raise TcgError(f"{path} is not a tcg log (line 1 must be its header): {e}") from None
-    return lines, setup, script
-
-
 class _Resuming:
     """Answers with the logged decisions first, still asking the real agent so that its own
     random stream advances exactly as in the original run; then plays live."""
 
-    def __init__(self, agent: Agent, script: list, human: bool) -> None:
+    def __init__(self, agent: Agent, script: logs.Script, human: bool) -> None:
         self.agent, self.script, self.human = agent, script, human
 
     def choose_in(self, g: GameState, player: int, labels) -> int:
-        if not self.script:
+        if not self.script.steps:
             return decide(self.agent, g, player)[0]
-        step = self.script.pop(0)
         if not self.human:
             decide(self.agent, g, player)
-        if step == CONCEDE:
-            raise Concede
-        return step
+        return self.script.answer(g)
+
+
+class _Replaying:
+    """Answers with the logged decisions only."""
+
+    def __init__(self, script: logs.Script) -> None:
+        self.script = script
+
+    def choose_in(self, g: GameState, player: int, labels) -> int:
+        if not self.script.steps:
+            raise logs.OutOfDecisions
+        return self.script.answer(g)
+
+
+def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
+    """A log's lines, the match it records, and its decisions (indexes, or CONCEDE)."""
+    log = logs.read(path)
+    return log.lines, _setup_of(log), [step.value for step in log.steps]
+
+
+def _setup_of(log: logs.Log) -> MatchSetup:
+    h = log.header
+    return MatchSetup(h["ruleset"], h["decks"], h["seed"], h["agents"], h.get("turns"))
 
 
 def resume(path: str | Path, on_event: Callable[[dict], None] | None = None,
            watch: Callable[[GameState], None] | None = None) -> GameState:
     """Continue an interrupted match from its log; the log is rewritten as one whole run,
-    identical to what an uninterrupted run would have written."""
-    _lines, setup, script = read_log(path)
-    shared: list = list(script)
-    agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), shared, a == "human")
+    identical to what an uninterrupted run would have written.
+
+    The new log is written beside the old one and replaces it only once it holds every
+    line the old one did (each checked to be the same): rules, decks or a log changed since
+    leave the old log as it was, and so does a failure before that point.
+    """
+    log = logs.read(path)
+    outputs.check_output(path)
+    setup = _setup_of(log)
+    script = logs.Script(str(path), log.steps)
+    agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), script, a == "human")
               for i, a in enumerate(setup.agents)]
-    for a in agents:
-        a.script = shared  # one queue: the log interleaves both players' decisions
-    with open(path, "w", encoding="utf-8") as out:
-        return play(setup, out, on_event, agents=agents, watch=watch)
+    tmp = outputs.temporary_beside(path)
+    out: logs.Checked | None = None
+
+    def open_new() -> logs.Checked:
+        nonlocal out
+        out = logs.Checked(outputs.open_output(tmp), log.lines, str(path))
+        return out
+
+    try:
+        return play(setup, open_new, on_event, agents=agents, watch=watch)
+    finally:
+        if out is not None:
+            out.close()
+            if out.complete:  # (also when stopped later on: what it played is kept)
+                with outputs.writing(path):
+                    tmp.replace(path)
+        tmp.unlink(missing_ok=True)
 
 
 def replay(path: str | Path) -> tuple[bool, str]:
     """Re-run a log with its recorded decisions; (identical?, explanation)."""
     try:
-        lines, setup, script = read_log(path)
+        log = logs.read(path)
     except TcgError as e:
         if not Path(path).is_file():
             raise
         return False, str(e)
     import io
 
-    from interpreter.agents.basic import ScriptedAgent, ScriptError
-
+    lines = log.lines
+    setup = _setup_of(log)
     buf = io.StringIO()
-    shared = ScriptedAgent(script)
+    agent = _Replaying(logs.Script(str(path), log.steps))
     try:
-        play(setup, buf, agents=[shared] * len(setup.agents))
-    except ScriptError:
+        play(setup, buf, agents=[agent] * len(setup.agents))
+    except logs.BadDecision as e:
+        return False, str(e)
+    except logs.OutOfDecisions:
         again = buf.getvalue().splitlines(keepends=True)
         if lines == again[: len(lines)]:
             return False, f"the log stops after line {len(lines)}, before the match ended " \

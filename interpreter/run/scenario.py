@@ -13,6 +13,7 @@ from interpreter.engine import vm
 from interpreter.engine.game import Game
 from interpreter.engine.state import Frame, GameState, ZoneRef
 from interpreter.engine.turn import PhaseStart
+from interpreter.load import confine
 from interpreter.load.yamlpos import Doc, load_yaml
 from interpreter.run.loading import load_game, validate
 
@@ -40,15 +41,20 @@ class StepFailed(ScriptError):
         self.step = step
 
 
-def _player(text: Any) -> int:
-    return int(str(text).removeprefix("P")) - 1
+def _player(text: Any, players: int) -> int:
+    digits = str(text).removeprefix("P")
+    if not digits.isdecimal() or not 1 <= int(digits) <= players:
+        raise TcgError(f"no player {text!r}: the players are P1 to P{players}")
+    return int(digits) - 1
 
 
 def _zone(game: Game, key: str) -> ZoneRef:
     name, _, owner = key.partition("@")
     if name not in game.ruleset.zones:
         raise TcgError(f"unknown zone {name!r} in {key!r}")
-    return ZoneRef(name, -1 if game.ruleset.zones[name].shared else _player(owner or "P1"))
+    if game.ruleset.zones[name].shared:
+        return ZoneRef(name, -1)
+    return ZoneRef(name, _player(owner or "P1", game.ruleset.players))
 
 
 def build_state(game: Game, spec: dict, seed: int) -> GameState:
@@ -70,8 +76,8 @@ def build_state(game: Game, spec: dict, seed: int) -> GameState:
     for cid, where in hosts:  # once every card is placed: the host may come later in the file
         g.host[cid] = _card_at(g, where)
     for who, values in (spec.get("resources") or {}).items():
-        g.res[_player(who)].update(values)
-    g.turn_player = _player(spec.get("turn_player", "P1"))
+        g.res[_player(who, g.game.ruleset.players)].update(values)
+    g.turn_player = _player(spec.get("turn_player", "P1"), game.ruleset.players)
     g.turn = int(spec.get("turn", 1))
     g.frames.append(Frame(game.program, {"you": g.turn_player,
                                          "opponent": g.other(g.turn_player), "self": None},
@@ -96,7 +102,7 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
     d = game.cards.get(name) or game.tokens.get(name)
     if d is None:
         raise TcgError(f"unknown card {name!r}")
-    owner = ref.owner if ref.owner >= 0 else _player(entry.get("owner", "P1"))
+    owner = ref.owner if ref.owner >= 0 else _player(entry.get("owner", "P1"), game.ruleset.players)
     cid = game.new_card(g, d, owner, ref)
     g.zones[ref].append(cid)
     if "face" in entry:
@@ -126,9 +132,13 @@ def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
     spec = doc.data
     out = Outcome(str(path), spec.get("name", Path(path).stem))
     here = Path(path).parent
-    extra = tuple(str(here / c) for c in spec.get("cards") or ())
+    cards = spec.get("cards") or ()
+    for i, c in enumerate(cards):
+        confine.named_file(doc, ("cards", i), c, here)
+    extra = tuple(str(here / c) for c in cards)
     ruleset = spec["ruleset"]
     if (here / ruleset).is_file():  # a ruleset path is relative to the scenario file
+        confine.named_file(doc, ("ruleset",), ruleset, here)
         ruleset = str(here / ruleset)
     game = load_game(ruleset, extra, reference)
     try:
@@ -166,7 +176,7 @@ def _play_script(g: GameState, decisions: list) -> None:
         at = len(decisions) - len(agent.script)
         step = agent.script[0]
         if isinstance(step, dict):
-            want = _player(step.get("player", f"P{d.player + 1}"))
+            want = _player(step.get("player", f"P{d.player + 1}"), g.game.ruleset.players)
             if want != d.player:
                 raise StepFailed(at, f"expected a decision by P{want + 1}, but P{d.player + 1} "
                                      f"is asked: {d.prompt}")
@@ -205,7 +215,7 @@ def _expectations(doc: Doc, g: GameState, expect: dict) -> list[tuple[tuple, str
         fails += [(("properties", i), f) for f in _prop_expect(g, prop)]
     for who, values in (expect.get("resources") or {}).items():
         for name, value in values.items():
-            got = g.res[_player(who)].get(name, 0)
+            got = g.res[_player(who, g.game.ruleset.players)].get(name, 0)
             if got != value:
                 fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {got}"))
     fails += _log_expect(g, expect.get("log") or (), expect.get("not_log") or ())

@@ -19,9 +19,11 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass
 from functools import cache, partial
 from pathlib import Path
+from typing import IO
 
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
+from interpreter.run import outputs
 from interpreter.run.backends import InlineExecutor, Pool, check_backend, default_workers, open_pool
 from interpreter.run.stats import outcome_of, summarize
 
@@ -215,6 +217,39 @@ def _plan_doc(plan: Plan) -> dict:
     return json.loads(json.dumps(doc))  # tuples as lists, as they read back
 
 
+def _open_out(out: Path | None, plan: Plan, resume: bool) -> tuple[IO[str] | None, dict[int, dict]]:
+    """Lock OUT for this run, and the matches an earlier run of the same plan left there."""
+    if out is None:
+        return None, {}
+    outputs.check_folder(out)
+    lock = outputs.lock_folder(out)
+    try:
+        return lock, _earlier(out, plan, resume)
+    except BaseException:
+        lock.close()
+        raise
+
+
+def _earlier(out: Path, plan: Plan, resume: bool) -> dict[int, dict]:
+    """Finished matches are never dropped: a resume must be of the same run, with no fewer
+    games than are recorded."""
+    if not (out / RESULTS).exists():
+        return {}
+    if not resume:
+        raise TcgError(f"{out / RESULTS} already exists; pass --resume to continue that run "
+                       "or choose another --out")
+    if not (out / RUN).exists():
+        raise TcgError(f"{out} holds {RESULTS} but no {RUN}: which run its matches belong to is "
+                       "unknown, and a resume would mix two runs; choose another --out")
+    records = read_results(out, plan)
+    beyond = sorted(i for i in records if not 0 <= i < plan.games)
+    if beyond:
+        raise TcgError(f"{out} holds {len(records)} finished matches, up to match {beyond[-1]}; "
+                       f"--games {plan.games} would drop {len(beyond)} of them: give --games "
+                       f"{beyond[-1] + 1} or more")
+    return records
+
+
 def read_results(out: Path, plan: Plan) -> dict[int, dict]:
     """The records of an earlier run of the same plan (a torn last line is dropped)."""
     run = out / RUN
@@ -245,20 +280,17 @@ class ResultsFile:
     """results.jsonl, appended and flushed chunk by chunk so a killed run keeps its matches."""
 
     def __init__(self, out: Path, plan: Plan, kept: Iterable[dict] | None) -> None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / RUN).write_text(json.dumps(_plan_doc(plan), ensure_ascii=False, indent=1) + "\n",
-                               encoding="utf-8")
+        outputs.replace_whole(out / RUN, json.dumps(_plan_doc(plan), ensure_ascii=False, indent=1) + "\n")
         path = out / RESULTS
         if kept is not None:  # rewrite the good lines: a torn last line must not glue onto new ones
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text("".join(_line(r) for r in sorted(kept, key=lambda r: r["match"])),
-                           encoding="utf-8")
-            tmp.replace(path)
-        self.f = open(path, "a" if kept is not None else "w", encoding="utf-8")  # noqa: SIM115
+            outputs.replace_whole(path, "".join(_line(r) for r in sorted(kept, key=lambda r: r["match"])))
+        self.path = path
+        self.f = outputs.open_output(path, "a" if kept is not None else "w")
 
     def write(self, records: list[dict]) -> None:
-        self.f.write("".join(_line(r) for r in records))
-        self.f.flush()
+        with outputs.writing(self.path):
+            self.f.write("".join(_line(r) for r in records))
+            self.f.flush()
 
     def close(self) -> None:
         self.f.close()
@@ -270,14 +302,15 @@ def _line(record: dict) -> str:
 
 def write_summary(out: Path, summary: dict) -> None:
     import csv
+    import io
 
-    (out / SUMMARY_JSON).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n",
-                                    encoding="utf-8")
-    with open(out / SUMMARY_CSV, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["metric", "value", "ci95_low", "ci95_high", "count", "n"])
-        for row in summary_rows(summary):
-            w.writerow(row)
+    outputs.replace_whole(out / SUMMARY_JSON, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(["metric", "value", "ci95_low", "ci95_high", "count", "n"])
+    for row in summary_rows(summary):
+        w.writerow(row)
+    outputs.replace_whole(out / SUMMARY_CSV, f.getvalue())
 
 
 def summary_rows(s: dict) -> Iterator[list]:
@@ -335,13 +368,7 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     if resume and out is None:
         raise TcgError("--resume needs --out DIR (it continues DIR/results.jsonl)")
     check_backend(backend, address)
-    kept: dict[int, dict] = {}
-    if out is not None:
-        if resume:
-            kept = {i: r for i, r in read_results(out, plan).items() if i < plan.games}
-        elif (out / RESULTS).exists():
-            raise TcgError(f"{out / RESULTS} already exists; pass --resume to continue that run "
-                           "or choose another --out")
+    lock, kept = _open_out(out, plan, resume)
     todo = [i for i in range(plan.games) if i not in kept]
     records = dict(kept)
     own = pool is None
@@ -365,6 +392,8 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
             pool.close()
         if sink is not None:
             sink.close()
+        if lock is not None:
+            lock.close()
     ordered = [records[i] for i in sorted(records)]
     summary = summarize(ordered, dict(zip(KEYS, plan.names, strict=True)))
     summary["plan"] = {**asdict(plan), "decks": list(plan.decks), "names": list(plan.names),

@@ -1,0 +1,33 @@
+"""Limits on what one match may do, whatever its cards say: each ends the match as a draw
+whose reason starts with "loop limit" (counted with the timeouts by `tcg simulate`).
+
+The VM already ends a run of MAX_STEPS_PER_DECISION instructions without a decision; these
+bound what a single instruction or a chain of decisions can do: a `repeat` compiled into
+one straight run of Python, a `create` of a billion cards, two cards that trigger each other
+forever when each pass asks only the order of their triggers.
+"""
+
+from __future__ import annotations
+
+from interpreter.engine.state import GameOver, GameState, Result
+
+# Passes of `repeat` loops in one match: each loop's count is added to g.steps as it starts
+# (inline, in IterInit and in the generated code: a call per loop would cost).
+MAX_PASSES = 100_000
+MAX_CARDS = 20_000  # cards in one match, the decks' and the created ones
+MAX_DECISIONS = 100_000  # decisions in one match (a random UCB match takes ~100)
+
+
+def too_many_passes(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of repeat loops "
+                                "in one match", turns=g.turn))
+
+
+def too_many_cards(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_CARDS:,} cards in one match",
+                          turns=g.turn))
+
+
+def decisions(g: GameState) -> None:
+    raise GameOver(Result(None, f"loop limit: more than {MAX_DECISIONS:,} decisions in one "
+                                "match", turns=g.turn))

@@ -1,0 +1,121 @@
+"""Output files that lose nothing: checked before a run, replaced whole, never an input.
+
+A log or result file is checked before any work starts (its folder exists, it is not a
+folder, not one of the run's own input files), and a file that replaces an earlier one
+is written beside it under a temporary name and renamed into place only once complete,
+so a failure half-way leaves the earlier file as it was. Every OSError becomes a TcgError
+that names the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from interpreter.diagnostics import TcgError
+
+
+def check_output(path: str | Path, inputs: Iterable[str | Path] = (), option: str = "--log") -> None:
+    """Refuse, before any work, an output path that cannot be written or would overwrite an
+    input of the same run."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise TcgError(f"{option} {path}: is a folder; give a file name")
+    if not folder.is_dir():
+        raise TcgError(f"{option} {path}: the folder {folder} does not exist")
+    if p.exists() and not p.is_file():
+        raise TcgError(f"{option} {path}: not a regular file (a device or pipe)")
+    if not os.access(folder, os.W_OK) or p.exists() and not os.access(p, os.W_OK):
+        raise TcgError(f"{option} {path}: not writable")
+    for source in inputs:
+        if same_file(p, Path(source)):
+            raise TcgError(f"{option} {path}: is an input of this run ({source}); "
+                           "writing there would overwrite it")
+
+
+def check_folder(path: str | Path, option: str = "--out") -> None:
+    """An output folder: a folder, or created here (with its parents)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise TcgError(f"{option} {path}: exists and is not a folder")
+    with writing(p):
+        p.mkdir(parents=True, exist_ok=True)
+    if not os.access(p, os.W_OK):
+        raise TcgError(f"{option} {path}: not writable")
+
+
+def lock_folder(folder: Path) -> IO[str]:
+    """Hold FOLDER/.lock until the returned file is closed (or the process ends): a second
+    run writing the same folder is refused instead of tearing the first one's files."""
+    import fcntl
+
+    f = open_output(folder / ".lock", "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise TcgError(f"{folder} is in use by another run (tcg simulate); wait for it to end "
+                       "or choose another --out") from None
+    return f
+
+
+def same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b) or a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def open_output(path: str | Path, mode: str = "w") -> IO[str]:
+    try:
+        return open(path, mode, encoding="utf-8", newline="")  # noqa: SIM115 - the caller closes
+    except OSError as e:
+        raise TcgError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+@contextlib.contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Turn an OSError while writing `path` (a full disk, a vanished folder) into a TcgError."""
+    try:
+        yield
+    except OSError as e:
+        raise TcgError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def temporary_beside(path: str | Path) -> Path:
+    """A new empty file in the folder of `path`, so that a rename onto `path` is atomic."""
+    p = Path(path)
+    with writing(p):
+        fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+        os.fchmod(fd, _mode_for(p))
+        os.close(fd)
+    return Path(name)
+
+
+def _mode_for(path: Path) -> int:
+    """The file's own mode when it exists, else what open() would give (mkstemp's is 0600)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def replace_whole(path: str | Path, text: str) -> None:
+    """Write `text` to `path` all at once: readers see the old file or the new one."""
+    tmp = temporary_beside(path)
+    try:
+        with writing(path):
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
