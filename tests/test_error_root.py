@@ -14,7 +14,7 @@ from interpreter.cli import main
 from interpreter.diagnostics import TcgError
 from interpreter.lang.parser import ParseError, parse_expr
 
-HUGE = "7" * 5000  # past int()'s 4,300 digits
+HUGE = "7" * 5000  # past int()'s 4,300 digits, and the languages' own limit
 
 
 def test_every_error_class_of_the_front_half_is_under_the_root() -> None:
@@ -35,7 +35,7 @@ def test_every_error_class_of_the_front_half_is_under_the_root() -> None:
     (parse_query, f"per card: count(ability) > {HUGE}", 28),
 ])
 def test_a_number_too_long_for_python_is_a_positioned_parse_error(parse, text: str, col: int) -> None:
-    with pytest.raises(ParseError, match="number too long") as info:
+    with pytest.raises(ParseError, match="number has 5,000 digits") as info:
         parse(text)
     assert (info.value.line, info.value.col) == (1, col)
 
@@ -47,5 +47,5 @@ def test_check_reports_a_number_too_long_as_a_diagnostic(tmp_path: Path, capsys)
     code = main(["check", str(cards)])
     out, err = capsys.readouterr()
     assert code == 1
-    assert f"{cards}:7:24: error[SYNTAX]: number too long (5,000 digits)" in out
+    assert f"{cards}:7:24: error[LIMIT]: number has 5,000 digits; the limit is 18" in out
     assert "internal error" not in out + err

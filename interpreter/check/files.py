@@ -78,10 +78,11 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
             report.extend(_forbidden(ruleset_doc, card_docs))
     finder = GameFinder(report, rulesets, groups)
     for doc in docs["deck"]:
-        game = finder.game_for(doc)
-        if game is not None:
+        deck = _collect(report, lambda doc=doc: files.deck_of(doc))  # (too large: refused)
+        game = finder.game_for(doc) if deck is not None else None
+        if deck is not None and game is not None:
             check = check_deck_names if id(doc) in flawed else check_deck
-            report.extend(check(game, files.deck_of(doc)))
+            report.extend(check(game, deck))
     for doc in docs["scenario"]:
         extra = _scenario_cards(report, doc)
         game = finder.game_for(doc, extra) if extra is not None else None

@@ -4,7 +4,8 @@ A card repository's CI runs `tcg check` on files from strangers: a forbid list, 
 or a card set's `ruleset:`, a scenario's `cards:` must not open `/etc/passwd` and quote
 it in a diagnostic. A path named in a file must resolve (links followed) inside that
 file's *game folder* — the nearest folder above it holding `.git`, else the nearest
-holding a `rulesets/` folder, else its own folder — or inside a folder given on the
+holding a `rulesets/` folder, else the current folder if the file is inside it, else its
+own folder — or inside a folder given on the
 command line, or inside the bundled games.
 """
 
@@ -25,12 +26,16 @@ def allow(folder: Path) -> None:
 
 
 def game_folder(file: str | Path) -> Path:
+    """The nearest folder above `file` holding `.git`, else one holding `rulesets/`, else
+    the current folder when `file` is inside it (a game kept in a plain folder, checked
+    from there), else the file's own folder."""
     here = Path(file).resolve().parent
     for marker in (".git", "rulesets"):
         for folder in (here, *here.parents):
             if (folder / marker).exists():
                 return folder
-    return here
+    cwd = Path.cwd().resolve()
+    return cwd if here.is_relative_to(cwd) else here
 
 
 def named_file(doc: Doc, at: Path_, spec: str, base: Path) -> Path:

@@ -17,7 +17,8 @@ from interpreter.diagnostics import TcgError
 from interpreter.engine import observe
 from interpreter.engine.game import Game
 from interpreter.engine.state import GameState, visible
-from interpreter.run.match import LOG_VERSION, MatchSetup, resolve_decks
+from interpreter.run.logs import LOG_VERSION
+from interpreter.run.match import MatchSetup, resolve_decks
 from interpreter.run.narrate import Narrator
 from interpreter.table import views
 
