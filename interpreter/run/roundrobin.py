@@ -10,13 +10,15 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
 from interpreter.diagnostics import TcgError
 from interpreter.load import files
 from interpreter.run.backends import open_pool
+from interpreter.run.cards import card_rows, card_spec, deck_cards, sides, write_cards
+from interpreter.run.loading import load_game
 from interpreter.run.simulate import Run, make_plan, simulate
 from interpreter.run.stats import rate
 
@@ -28,6 +30,7 @@ class RoundRobin:
     paths: list[str]
     names: list[str]
     runs: dict[tuple[int, int], Run]  # (i, j) with i < j: deck i is the pair's deck A
+    cards: list[dict] = field(default_factory=list)  # each deck's per-card rows over all its pairs
 
     def wins(self, i: int, j: int) -> dict:
         """Deck i's win rate (with its 95% interval) against deck j, over both seats."""
@@ -88,9 +91,21 @@ def round_robin(ruleset: str, folder: str, agents: list[str], seed: int, games: 
     finally:
         pool.close()
     rr = RoundRobin(paths, names, runs)
+    rr.cards = overall_cards(rr)
     if out is not None:
         write_matrix(out, rr)
+        write_cards(out, rr.cards, card_spec(load_game(ruleset)).hand)
     return rr
+
+
+def overall_cards(rr: RoundRobin) -> list[dict]:
+    """Each deck's per-card rows over all its matches, whoever the opponent."""
+    rows = []
+    for i, (name, path) in enumerate(zip(rr.names, rr.paths, strict=True)):
+        games = [side for (a, b), run in sorted(rr.runs.items()) if i in (a, b)
+                 for side in sides(run.records, "A" if i == a else "B")]
+        rows += card_rows(name, games, deck_cards(files.load_deck(path).sections))
+    return rows
 
 
 def _skip(advance: Callable[[int], None], done: int) -> Callable[[int], None]:
