@@ -287,3 +287,21 @@ def test_paired_difference_counts_only_the_twins_that_differ():
     assert p["p_value"] == pytest.approx(mcnemar(3, 1)) == pytest.approx(0.625)
     assert paired(before, before)["low"] == paired(before, before)["high"] == 0.0
     assert mcnemar(0, 0) == 1.0 and mcnemar(0, 10) == pytest.approx(2 / 1024)
+
+
+# ---------- plots ----------
+
+def test_plots_set_japanese_names_in_a_cjk_font_when_one_is_installed(monkeypatch, tmp_path):
+    pytest.importorskip("matplotlib")
+    from interpreter.run import plots
+
+    cjk = shutil.which("fc-list") and "cjk" in subprocess.run(
+        ["fc-list"], capture_output=True, text=True).stdout.lower()
+    if cjk:  # (CI installs fonts-noto-cjk)
+        assert "CJK" in plots.cjk_font() and plots.font_note() is None
+    rows = C.card_rows("赤の速攻", [(True, {"drawn": ["見習い剣士"], "opening": [], "played": {}}),
+                                    (False, {"drawn": [], "opening": [], "played": {}})], ["見習い剣士"])
+    monkeypatch.setattr(plots, "cjk_font", lambda: None)
+    assert "apt-get install fonts-noto-cjk" in plots.font_note()
+    path = plots.cards(rows, {"赤の速攻": 0.5}, tmp_path / "cards.png")
+    assert path.read_bytes()[:4] == b"\x89PNG"  # drawn all the same, the names perhaps as boxes

@@ -158,11 +158,23 @@ def cards(rows: list[dict], deck_rates: dict[str, float], path: Path) -> Path:
                        label="the deck's win rate")
         ax.set_yticks(list(ys), [f"{r['card']} ({r['drawn']})" for r in mine])
         ax.invert_yaxis()
-        ax.set_xlim(0, 100)
+        ax.set_xlim(*_span(mine, deck_rates.get(deck)))
+        ax.grid(axis="x", color="#dddddd", linewidth=0.6)
         ax.set_title(f"{deck}: win % when the card was drawn (games drawn)", loc="left")
-        ax.legend(loc="lower right", fontsize="small")
-    fig.axes[-1].set_xlabel("% of games won (bars: 95% Wilson interval)")
+    if fig.axes:
+        fig.axes[-1].set_xlabel("% of games won (bars: 95% Wilson interval)")
+        fig.legend(*fig.axes[0].get_legend_handles_labels(), loc="outside upper center", ncols=3,
+                   fontsize="small", frameon=False)
     return _save(fig, path)
+
+
+def _span(rows: list[dict], deck_rate: float | None) -> tuple[float, float]:
+    """The x range (in %) that holds every interval and marker, with a margin, within 0..100."""
+    xs = [x for r in rows for x in (r["gih_low"], r["gih_high"], r["gns"]) if x is not None]
+    xs += [] if deck_rate is None else [deck_rate]
+    lo, hi = 100 * min(xs, default=0.0), 100 * max(xs, default=1.0)
+    margin = max(2.0, (hi - lo) * 0.08)
+    return max(0.0, lo - margin), min(100.0, hi + margin)
 
 
 def simulation(out: Path, summary: dict, rows: list[dict]) -> list[Path]:
