@@ -239,7 +239,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from interpreter.diagnostics import TcgError
     from interpreter.run import plots
-    from interpreter.run.ablation import swapped
+    from interpreter.run.ablation import SWAP_DIR, swapped
     from interpreter.run.backends import check_backend
     from interpreter.run.report import progress_bar, render, render_round_robin
     from interpreter.run.roundrobin import round_robin
@@ -263,11 +263,11 @@ def _simulate(args: argparse.Namespace) -> int:
                                  args.turns)
             else:
                 plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns)
-                changed = swapped(plan, args.swap) if args.swap else None
+                changed = swapped(plan, args.swap, out, args.resume) if args.swap else None
                 run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
                                args.address)
                 if changed is not None:
-                    other = simulate(changed, args.workers, args.backend, out / "swap" if out else None,
+                    other = simulate(changed, args.workers, args.backend, out / SWAP_DIR if out else None,
                                      args.resume, args.chunk, progress, args.address)
     except KeyboardInterrupt:
         if out is not None:
@@ -289,13 +289,13 @@ def _simulate(args: argparse.Namespace) -> int:
 def _ablation(run, changed, out: Path | None) -> None:
     """`--swap`: the changed run's files and cards, and the paired difference."""
     from interpreter.run import plots
-    from interpreter.run.ablation import paired, write_ablation
+    from interpreter.run.ablation import SWAP_DIR, paired, write_ablation
     from interpreter.run.report import render_ablation
 
     result = paired(run.records, changed.records)
     if out is not None:
         write_ablation(out, changed.plan, result)
-        _plot(lambda: plots.simulation(out / "swap", changed.summary, changed.cards))
+        _plot(lambda: plots.simulation(out / SWAP_DIR, changed.summary, changed.cards))
     render_ablation(changed, result)
 
 

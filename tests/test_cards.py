@@ -240,6 +240,10 @@ def test_a_card_swapped_for_itself_changes_nothing(tmp_path):
     assert r.stdout.splitlines()[-1].startswith("swap: 赤の速攻 with 落雷 for 落雷: win rate +0.0 pts "
                                                 "(95% CI +0.0 pts to +0.0 pts)")
     assert table(out / "swap")["cards"] == table(out)["cards"]
+    (out / "results.jsonl").unlink()  # an earlier changed run is refused before any match
+    r = tcg("simulate", "ucb", "--games", "12", "--out", str(out), "--swap", "落雷=落雷")
+    assert r.returncode == 2 and "swap/results.jsonl already exists; pass --resume" in r.stderr
+    assert not (out / "results.jsonl").exists()
 
 
 def test_a_swap_replays_the_same_seeds_and_gives_a_paired_interval(tmp_path):

@@ -20,7 +20,7 @@ from pathlib import Path
 from interpreter.diagnostics import TcgError, did_you_mean
 from interpreter.run.stats import wilson
 
-ABLATION_JSON = "ablation.json"
+ABLATION_JSON, SWAP_DIR = "ablation.json", "swap"
 
 
 def parse_swap(text: str) -> tuple[str, str]:
@@ -39,12 +39,18 @@ def swap_sections(sections: dict[str, list[str]], swaps: tuple[tuple[str, str], 
     return {section: [table.get(name, name) for name in names] for section, names in sections.items()}
 
 
-def swapped(plan, swaps: list[str]):
-    """The plan of the changed run; unknown or absent cards and an illegal result are errors."""
+def swapped(plan, swaps: list[str], out: Path | None = None, resume: bool = False):
+    """The plan of the changed run (its files go to OUT/swap/); unknown or absent cards, an
+    illegal result and an earlier changed run in OUT without `resume` are errors, before any
+    match is played."""
     from interpreter.check.decks import check_deck
     from interpreter.load import files
     from interpreter.run.loading import load_game
+    from interpreter.run.simulate import RESULTS
 
+    if out is not None and not resume and (out / SWAP_DIR / RESULTS).exists():
+        raise TcgError(f"{out / SWAP_DIR / RESULTS} already exists; pass --resume to continue that "
+                       "run or choose another --out")
     pairs = tuple(parse_swap(s) for s in swaps)
     game = load_game(plan.ruleset)
     deck = files.load_deck(plan.decks[0])
