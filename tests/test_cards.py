@@ -141,7 +141,14 @@ def test_simulate_reports_and_writes_the_per_card_table(ucb_run):
     assert len(lines) == len(rows) and lines[0]["deck"] == rows[0]["deck"]
     assert {"gih", "gih_low", "gih_high", "iwd_low", "play_rate_high", "first_turn_mean"} <= set(lines[0])
     recs = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert all(set(rec["cards"]) == {"A", "B"} for rec in recs)
+    blue = files.load_deck(ROOT / "cards" / "ucb" / "decks" / "ao_seigyo.yaml")
+    for rec in recs:  # each deck's own cards, an opening hand each, played ones drawn first
+        for key, deck in (("A", red), ("B", blue)):
+            mine = rec["cards"][key]
+            assert mine["opening"] and set(mine["opening"]) <= set(mine["drawn"])
+            assert set(mine["drawn"]) <= set(C.deck_cards(deck.sections))
+            assert set(mine["played"]) <= set(mine["drawn"])
+            assert all(1 <= t <= rec["turns"] for t in mine["played"].values())
     if importlib.util.find_spec("matplotlib"):
         assert (out / "cards.png").read_bytes()[:4] == b"\x89PNG"
 
