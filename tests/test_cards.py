@@ -78,9 +78,10 @@ def test_never_played_lists_cards_drawn_often_and_not_played():
 
 def test_defaults_come_from_the_ruleset_and_ucb_leaves_mana_out_of_plays():
     ucb = load_game("ucb")
-    assert C.card_spec(ucb) == C.CardSpec("hand", frozenset({"play", "cast"}))
+    assert C.card_spec(ucb) == C.CardSpec(("hand",), frozenset({"play", "cast"}))
     for rid in files.bundled_ids():
-        assert C.card_spec(load_game(rid)).hand == "hand"
+        assert C.card_spec(load_game(rid)).hand[0] == "hand"
+    assert C.card_spec(load_game("manacard")).hand == ("hand", "skills")  # its skill deck
     kannagi = C.card_spec(load_game("kannagi"))
     assert kannagi.plays is None  # every action taken with a card in hand
 
@@ -127,7 +128,7 @@ def test_simulate_reports_and_writes_the_per_card_table(ucb_run):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "赤の速攻: cards by IWD" in r.stdout and "青の制御: cards by IWD" in r.stdout
     doc = table(out)
-    assert doc["hand"] == "hand" and doc["columns"][:2] == ["deck", "card"]
+    assert doc["hand"] == ["hand"] and doc["columns"][:2] == ["deck", "card"]
     rows = doc["cards"]
     red = files.load_deck(ROOT / "cards" / "ucb" / "decks" / "aka_sokkou.yaml")
     assert {x["card"] for x in rows if x["deck"] == "赤の速攻"} == set(C.deck_cards(red.sections))

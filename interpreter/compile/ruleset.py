@@ -159,8 +159,12 @@ class RulesetBuilder:
         """`card_stats` (what per-card statistics count as drawn and played) names a zone
         and actions of the ruleset."""
         spec = self.raw.get("card_stats") or {}
-        if "hand" in spec:
-            self._expect_zone(("card_stats", "hand"), spec["hand"])
+        hand = spec.get("hand")
+        if isinstance(hand, list):
+            for j, zone in enumerate(hand):
+                self._expect_zone(("card_stats", "hand", j), zone)
+        elif hand is not None:
+            self._expect_zone(("card_stats", "hand"), hand)
         for j, action in enumerate(spec.get("plays") or ()):
             if action not in self.names.actions:
                 self.diags.append(self.doc.diag(("card_stats", "plays", j), "UNKNOWN-ACTION",

@@ -1,10 +1,10 @@
 """Per-card statistics: which cards a deck drew and played in each match, and their win rates.
 
 What "drawn" and "played" mean is the ruleset's (its `card_stats` key, see docs/LANGUAGE.md):
-a card is *drawn* in a match when it is seen in its owner's hand zone at some decision (or at
-the end), in the *opening hand* when it is there at the first decision that finds a card in a
-hand, and *played* when its owner takes one of the playing actions with it while it is in the
-hand. A `CardTracker` follows one match by looking at the state at each decision (the
+a card is *drawn* in a match when it is seen in one of its owner's hand zones at some decision
+(or at the end), in the *opening hand* when it is there at the first decision that finds a card
+in a hand, and *played* when its owner takes one of the playing actions with it while it is in
+a hand zone. A `CardTracker` follows one match by looking at the state at each decision (the
 simulate path keeps no log and announces only the events some card hears, so the tracker
 reads the hand zones and the chosen options instead: a set update and a tuple check a
 decision). Each match's findings go into its results.jsonl line, so the tables below are a
@@ -31,7 +31,7 @@ NEVER_PLAYED_RATE = 0.05  # ...and played in at most this share of them
 
 @dataclass(frozen=True)
 class CardSpec:
-    hand: str | None  # the zone whose cards count as drawn (None: no per-card statistics)
+    hand: tuple[str, ...]  # the zones whose cards count as drawn (none: no per-card statistics)
     plays: frozenset[str] | None  # the actions that play a card (None: every action)
 
 
@@ -39,11 +39,12 @@ class CardSpec:
 def card_spec(game) -> CardSpec:
     """The ruleset's `card_stats`, with its defaults: the zone named `hand`, else the first
     zone only its owner sees that no deck section deals into; every action taken with a card
-    from that zone plays it."""
+    from a hand zone plays it."""
     raw = game.ruleset.raw.get("card_stats") or {}
     hand = raw.get("hand") or default_hand(game.ruleset)
     plays = raw.get("plays")
-    return CardSpec(hand, None if plays is None else frozenset(plays))
+    return CardSpec(tuple([hand] if isinstance(hand, str) else hand or ()),
+                    None if plays is None else frozenset(plays))
 
 
 def default_hand(ruleset) -> str | None:
@@ -62,7 +63,7 @@ class CardTracker:
     def __init__(self, g) -> None:
         spec = card_spec(g.game)
         players = range(g.game.ruleset.players)
-        self.refs = tuple(g.zone_key(spec.hand, p) for p in players) if spec.hand else ()
+        self.refs = tuple(dict.fromkeys(g.zone_key(z, p) for z in spec.hand for p in players))
         self.hands = frozenset(self.refs)
         self.plays = spec.plays
         self.seen: set[int] = set()
@@ -170,9 +171,9 @@ COLUMNS = ("deck", "card", "games", "wins", "drawn", "drawn_wins", "gih", "gih_l
            "dead", "dead_rate", "dead_rate_low", "dead_rate_high", "first_turn_mean")
 
 
-def write_cards(out: Path, rows: list[dict], hand: str | None) -> None:
+def write_cards(out: Path, rows: list[dict], hand: tuple[str, ...]) -> None:
     """cards.json (the rows, the never-played list, what "drawn" meant) and cards.csv."""
-    doc = {"hand": hand, "columns": list(COLUMNS), "cards": [_rounded(r) for r in rows],
+    doc = {"hand": list(hand), "columns": list(COLUMNS), "cards": [_rounded(r) for r in rows],
            "never_played": [{"deck": r["deck"], "card": r["card"], "drawn": r["drawn"],
                              "played": r["played"]} for r in never_played(rows)]}
     (out / CARDS_JSON).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
