@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -114,29 +115,45 @@ def sides(records: Iterable[dict], key: str) -> list[tuple[bool, dict]]:
 
 def card_rows(deck: str, games: list[tuple[bool, dict]], cards: list[str]) -> list[dict]:
     """One row per card of the deck, sorted by IWD (best first; undefined last)."""
-    rows = [_row(deck, card, games) for card in cards]
+    t = _Tally(games)
+    rows = [t.row(deck, card) for card in cards]
     return sorted(rows, key=lambda r: (r["iwd"] is None, -(r["iwd"] or 0.0), r["card"]))
 
 
-def _row(deck: str, card: str, games: list[tuple[bool, dict]]) -> dict:
-    n = len(games)
-    drawn = [won for won, s in games if card in s["drawn"]]
-    opening = [won for won, s in games if card in s["opening"]]
-    played = [(won, s["played"][card]) for won, s in games if card in s["played"]]
-    wins = sum(won for won, _ in games)
-    k, w = len(drawn), sum(drawn)
-    row = {"deck": deck, "card": card, "games": n, "wins": wins}
-    row |= _rate("gih", w, k, "drawn")
-    row |= _rate("oh", sum(opening), len(opening), "opening")
-    row |= _rate("gns", wins - w, n - k, "not_drawn")
-    iwd = _diff(w, k, wins - w, n - k)
-    row |= {"iwd": iwd[0], "iwd_low": iwd[1], "iwd_high": iwd[2]}
-    row |= _rate("played_wr", sum(won for won, _ in played), len(played), "played")
-    row |= _rate("play_rate", len(played), k, None)
-    row["dead"] = k - len(played)
-    row |= _rate("dead_rate", k - len(played), k, None)
-    row["first_turn_mean"] = sum(t for _, t in played) / len(played) if played else None
-    return row
+class _Tally:
+    """Per card name, over a deck's games (one pass): games drawn, in the opening hand and
+    played, the wins among each, and the sum of the turns it was first played on."""
+
+    def __init__(self, games: list[tuple[bool, dict]]) -> None:
+        self.games, self.wins = len(games), sum(won for won, _ in games)
+        self.drawn, self.opening, self.played = Counter(), Counter(), Counter()
+        self.drawn_wins, self.opening_wins, self.played_wins = Counter(), Counter(), Counter()
+        self.turns: Counter = Counter()
+        for won, s in games:
+            self.drawn.update(s["drawn"])
+            self.opening.update(s["opening"])
+            self.played.update(s["played"].keys())
+            self.turns.update(s["played"])  # (a mapping's values are added: card -> turn)
+            if won:
+                self.drawn_wins.update(s["drawn"])
+                self.opening_wins.update(s["opening"])
+                self.played_wins.update(s["played"].keys())
+
+    def row(self, deck: str, card: str) -> dict:
+        n, wins = self.games, self.wins
+        k, w, played = self.drawn[card], self.drawn_wins[card], self.played[card]
+        row = {"deck": deck, "card": card, "games": n, "wins": wins}
+        row |= _rate("gih", w, k, "drawn")
+        row |= _rate("oh", self.opening_wins[card], self.opening[card], "opening")
+        row |= _rate("gns", wins - w, n - k, "not_drawn")
+        iwd = _diff(w, k, wins - w, n - k)
+        row |= {"iwd": iwd[0], "iwd_low": iwd[1], "iwd_high": iwd[2]}
+        row |= _rate("played_wr", self.played_wins[card], played, "played")
+        row |= _rate("play_rate", played, k, None)
+        row["dead"] = k - played
+        row |= _rate("dead_rate", k - played, k, None)
+        row["first_turn_mean"] = self.turns[card] / played if played else None
+        return row
 
 
 def _rate(name: str, k: int, n: int, count: str | None) -> dict:
