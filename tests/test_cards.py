@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from interpreter.agents import make_agent
 from interpreter.agents.protocol import decide
@@ -21,6 +23,7 @@ from interpreter.run import cards as C
 from interpreter.run import simulate as sim
 from interpreter.run.ablation import mcnemar, paired
 from interpreter.run.loading import load_game
+from interpreter.run.report import render_cards
 from interpreter.run.stats import newcombe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +87,21 @@ def test_defaults_come_from_the_ruleset_and_ucb_leaves_mana_out_of_plays():
     assert C.card_spec(load_game("manacard")).hand == ("hand", "skills")  # its skill deck
     kannagi = C.card_spec(load_game("kannagi"))
     assert kannagi.plays is None  # every action taken with a card in hand
+
+
+def test_without_a_zone_named_hand_the_default_is_the_owners_undealt_zone():
+    from types import SimpleNamespace
+
+    from interpreter.engine.model import ZoneDef
+
+    def rules(**zones):
+        return SimpleNamespace(zones={n: ZoneDef(n, visibility=v) for n, v in zones.items()},
+                               deck={"sections": {"main": {"zone": "deck"}, "skill": {"zone": "book"}}})
+    assert C.default_hand(rules(deck="hidden", book="owner", field="public", tegoma="owner")) == "tegoma"
+    assert C.default_hand(rules(deck="hidden", book="owner", field="public")) is None
+    out = io.StringIO()
+    render_cards(Console(file=out, width=100), [])
+    assert "no per-card statistics: the ruleset has no hand zone" in out.getvalue()
 
 
 def test_charging_mana_is_not_a_play_but_playing_is():

@@ -200,6 +200,10 @@ def _span(x: float | None, lo: float | None, hi: float | None, sign: str = "") -
 def render_cards(console: Console, rows: list[dict], scope: str = "") -> None:
     """Per deck, its cards by IWD (the win rate when drawn minus when not), then the cards
     drawn often but almost never played. (cards.csv has every interval.)"""
+    if not rows:
+        console.print("no per-card statistics: the ruleset has no hand zone (name one with "
+                      "card_stats: {hand: ZONE})", highlight=False, markup=False)
+        return
     decks: dict[str, list[dict]] = {}
     for r in rows:
         decks.setdefault(r["deck"], []).append(r)

@@ -100,6 +100,8 @@ def round_robin(ruleset: str, folder: str, agents: list[str], seed: int, games: 
 
 def overall_cards(rr: RoundRobin) -> list[dict]:
     """Each deck's per-card rows over all its matches, whoever the opponent."""
+    if not any(run.cards for run in rr.runs.values()):
+        return []  # (the ruleset has no hand zone)
     rows = []
     for i, (name, path) in enumerate(zip(rr.names, rr.paths, strict=True)):
         games = [side for (a, b), run in sorted(rr.runs.items()) if i in (a, b)

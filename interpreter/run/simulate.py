@@ -394,7 +394,9 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
 
 
 def card_table(plan: Plan, records: list[dict]) -> list[dict]:
-    """The per-card rows of both decks (run/cards.py), deck A's first."""
-    sections = _setup(plan.ruleset, plan.decks, plan.swaps)[1]
+    """The per-card rows of both decks (run/cards.py), deck A's first (none without a hand)."""
+    game, sections = _setup(plan.ruleset, plan.decks, plan.swaps)
+    if not card_spec(game).hand:
+        return []
     return [row for key, name in zip(KEYS, plan.names, strict=True)
             for row in card_rows(name, sides(records, key), deck_cards(sections[key]))]
