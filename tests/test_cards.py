@@ -173,13 +173,15 @@ def test_simulate_reports_and_writes_the_per_card_table(ucb_run):
 
 
 @pytest.mark.parametrize("ruleset", files.bundled_ids())
-def test_every_bundled_ruleset_has_a_card_table(ruleset):
+def test_every_bundled_ruleset_writes_a_card_table(ruleset, tmp_path):
     plan = sim.make_plan(ruleset, [], ["random"], 11, 3)
-    run = sim.simulate(plan, workers=1)
+    run = sim.simulate(plan, workers=1, out=tmp_path)
     assert run.summary["errors"]["count"] == 0
     assert run.cards and {r["deck"] for r in run.cards} == set(plan.names)
     assert any(r["drawn"] for r in run.cards) and any(r["played"] for r in run.cards)
     assert all(r["played"] <= r["drawn"] for r in run.cards)
+    assert len(table(tmp_path)["cards"]) == len(run.cards)
+    assert len((tmp_path / "cards.csv").read_text(encoding="utf-8").splitlines()) == 1 + len(run.cards)
 
 
 def test_resume_and_worker_count_keep_the_table(ucb_run, tmp_path):
