@@ -85,19 +85,22 @@ class CardTracker:
                 self.first[o[1]] = g.turn
 
     def record(self, g, keys: tuple[str, ...]) -> dict:
-        """Per deck key: the names drawn, in the opening hand, and played (first turn)."""
+        """Per deck key (by seat): the names drawn, in the opening hand, and played (first turn)."""
+        zones, seen = g.zones, self.seen
         for ref in self.refs:  # what was drawn after the last decision
-            self.seen.update(g.zones[ref])
-        out = {k: {"drawn": set(), "opening": set(), "played": {}} for k in keys}
-        name, owner = (lambda c: g.defs[c].name), g.owner
-        for c in self.seen:
-            out[keys[owner[c]]]["drawn"].add(name(c))
+            seen.update(zones[ref])
+        defs, owner = g.defs, g.owner
+        drawn: list[set[str]] = [set() for _ in keys]
+        opening: list[set[str]] = [set() for _ in keys]
+        played: list[dict[str, int]] = [{} for _ in keys]
+        for c in seen:
+            drawn[owner[c]].add(defs[c].name)
         for c in self.opening or ():
-            out[keys[owner[c]]]["opening"].add(name(c))
-        for c, turn in sorted(self.first.items(), key=lambda x: x[1]):
-            out[keys[owner[c]]]["played"].setdefault(name(c), turn)
-        return {k: {"drawn": sorted(v["drawn"]), "opening": sorted(v["opening"]),
-                    "played": dict(sorted(v["played"].items()))} for k, v in out.items()}
+            opening[owner[c]].add(defs[c].name)
+        for c, turn in self.first.items():  # (in the order they were played)
+            played[owner[c]].setdefault(defs[c].name, turn)
+        return {k: {"drawn": sorted(drawn[s]), "opening": sorted(opening[s]),
+                    "played": dict(sorted(played[s].items()))} for s, k in enumerate(keys)}
 
 
 # ---------- the tables ----------
