@@ -220,6 +220,7 @@ def test_round_robin_has_a_table_per_pair_and_an_overall_one(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "over all its pairs" in r.stdout
     overall = table(out)["cards"]
+    assert {x["deck"] for x in overall} == {"赤の速攻 (aka_ni)", "赤の速攻 (aka_sokkou)", "青の制御"}
     pairs = [table(d)["cards"] for d in sorted(out.iterdir()) if d.is_dir()]
     assert len(pairs) == 3
     blue = "青の制御"

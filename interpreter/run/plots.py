@@ -187,5 +187,5 @@ def simulation(out: Path, summary: dict, rows: list[dict]) -> list[Path]:
 def round_robin(out: Path, rr) -> list[Path]:
     """The heatmap of a round robin and its overall per-card plot, written into `out`."""
     rates = [[None if r is None else r["rate"] for r in row] for row in rr.matrix()]
-    overall = {name: rr.overall(i)["rate"] for i, name in enumerate(rr.names)}
-    return [matrix(rr.names, rates, out / MATRIX), cards(rr.cards, overall, out / CARDS)]
+    overall = {name: rr.overall(i)["rate"] for i, name in enumerate(rr.labels())}
+    return [matrix(rr.labels(), rates, out / MATRIX), cards(rr.cards, overall, out / CARDS)]

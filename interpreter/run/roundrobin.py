@@ -42,6 +42,11 @@ class RoundRobin:
         rates = [self.wins(i, j) for j in range(len(self.names)) if j != i]
         return rate(sum(r["count"] for r in rates), sum(r["n"] for r in rates))
 
+    def labels(self) -> list[str]:
+        """The decks' names, with the file name added where two decks share a name."""
+        return [f"{n} ({Path(p).stem})" if self.names.count(n) > 1 else n
+                for n, p in zip(self.names, self.paths, strict=True)]
+
     def errors(self) -> int:
         return sum(run.summary["errors"]["count"] for run in self.runs.values())
 
@@ -103,7 +108,7 @@ def overall_cards(rr: RoundRobin) -> list[dict]:
     if not any(run.cards for run in rr.runs.values()):
         return []  # (the ruleset has no hand zone)
     rows = []
-    for i, (name, path) in enumerate(zip(rr.names, rr.paths, strict=True)):
+    for i, (name, path) in enumerate(zip(rr.labels(), rr.paths, strict=True)):
         games = [side for (a, b), run in sorted(rr.runs.items()) if i in (a, b)
                  for side in sides(run.records, "A" if i == a else "B")]
         rows += card_rows(name, games, deck_cards(files.load_deck(path).sections))
