@@ -111,11 +111,16 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--address", help="with --backend ray: join the Ray cluster at this address "
                                        "(default: start a local Ray instance)")
     sim.add_argument("--chunk", type=int, default=None, help="matches per task (default: automatic)")
-    sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv "
-                                   "and PNG plots (win_rates.png, lengths.png; needs matplotlib)")
+    sim.add_argument("--out", help="write results.jsonl (as matches finish), summary.json, summary.csv, "
+                                   "the per-card cards.json and cards.csv, and PNG plots (win_rates.png, "
+                                   "lengths.png, cards.png; needs matplotlib)")
     sim.add_argument("--resume", action="store_true", help="continue OUT/results.jsonl: play only "
                                                            "the matches not recorded there")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
+                     help="paired ablation: play the same seeds again with every OLD card in deck A "
+                          "replaced by NEW (repeatable), and report the change in deck A's win rate "
+                          "(with --out: OUT/swap/ and OUT/ablation.json)")
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
     return p
@@ -316,6 +321,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from interpreter.diagnostics import TcgError
     from interpreter.run import plots
+    from interpreter.run.ablation import SWAP_DIR, swapped
     from interpreter.run.backends import check_backend
     from interpreter.run.report import progress_bar, render, render_round_robin
     from interpreter.run.roundrobin import round_robin
@@ -326,6 +332,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise TcgError("--chunk must be at least 1")
     if args.decks and args.deck:
         raise TcgError("give either --deck (one pair) or --decks DIR (a round robin), not both")
+    if args.decks and args.swap:
+        raise TcgError("--swap changes deck A of one pair: use it with --deck, not --decks")
     agents = [a.strip() for a in args.agents.split(",")]
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
@@ -337,8 +345,12 @@ def _simulate(args: argparse.Namespace) -> int:
                                  args.turns)
             else:
                 plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns)
+                changed = swapped(plan, args.swap, out, args.resume) if args.swap else None
                 run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
                                args.address)
+                if changed is not None:
+                    other = simulate(changed, args.workers, args.backend, out / SWAP_DIR if out else None,
+                                     args.resume, args.chunk, progress, args.address)
     except KeyboardInterrupt:
         if out is not None:
             print(f"the matches played so far are in {out}; run the same command with --resume "
@@ -349,17 +361,37 @@ def _simulate(args: argparse.Namespace) -> int:
         written = _plot(lambda: plots.round_robin(out, rr)) if out is not None else []
         render_round_robin(rr, args.ruleset, seconds, written)
         return 1 if rr.errors() else 0
-    written = _plot(lambda: plots.simulation(out, run.summary, plan.decks)) if out is not None else []
+    written = _plot(lambda: plots.simulation(out, run.summary, run.cards)) if out is not None else []
     render(run, seconds, written)
+    if changed is not None:
+        _ablation(run, other, out)
     return 1 if run.summary["errors"]["count"] else 0
+
+
+def _ablation(run, changed, out: Path | None) -> None:
+    """`--swap`: the changed run's files and cards, and the paired difference."""
+    from interpreter.run import plots
+    from interpreter.run.ablation import SWAP_DIR, paired, write_ablation
+    from interpreter.run.report import render_ablation
+
+    result = paired(run.records, changed.records)
+    if out is not None:
+        write_ablation(out, changed.plan, result)
+        _plot(lambda: plots.simulation(out / SWAP_DIR, changed.summary, changed.cards))
+    render_ablation(changed, result)
 
 
 def _plot(draw) -> list[Path]:
     """Plots are a bonus: without matplotlib the results stand, with a note on stderr."""
     from interpreter.diagnostics import TcgError
+    from interpreter.run import plots
 
     try:
-        return draw()
+        written = draw()
+        note = plots.font_note()
+        if note:
+            print(f"note: {note}", file=sys.stderr)
+        return written
     except TcgError as e:
         print(f"note: no plots: {e}", file=sys.stderr)
         return []

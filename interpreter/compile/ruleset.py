@@ -156,6 +156,23 @@ class RulesetBuilder:
             self._expect_zone(("ability_zones", i), z)
         for sec, d in ((rs.deck or {}).get("sections") or {}).items():
             self._expect_zone(("deck", "sections", sec, "zone"), (d or {}).get("zone"))
+        self._check_card_stats()
+
+    def _check_card_stats(self) -> None:
+        """`card_stats` (what per-card statistics count as drawn and played) names a zone
+        and actions of the ruleset."""
+        spec = self.raw.get("card_stats") or {}
+        hand = spec.get("hand")
+        if isinstance(hand, list):
+            for j, zone in enumerate(hand):
+                self._expect_zone(("card_stats", "hand", j), zone)
+        elif hand is not None:
+            self._expect_zone(("card_stats", "hand"), hand)
+        for j, action in enumerate(spec.get("plays") or ()):
+            if action not in self.names.actions:
+                self.diags.append(self.doc.diag(("card_stats", "plays", j), "UNKNOWN-ACTION",
+                                                f"unknown action {action!r}",
+                                                did_you_mean(action, self.names.actions)))
 
     def _expect_zone(self, at: tuple, zone: Any) -> None:
 

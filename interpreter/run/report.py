@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -21,6 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from interpreter.run.cards import NEVER_PLAYED_DRAWN, NEVER_PLAYED_RATE, never_played
 from interpreter.run.stats import text_histogram
 
 
@@ -135,6 +137,7 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
             r.add_row(reason, str(count), f"{100 * count / n:.1f}%")
         console.print(r)
 
+    render_cards(console, run.cards)
     errs = s["errors"]
     if errs["count"]:
         console.print(f"[bold red]{errs['count']} matches raised errors[/] (seeds "
@@ -176,8 +179,71 @@ def render_round_robin(rr, ruleset: str, seconds: float, plots: Sequence[Path] =
         overall = rr.overall(i)
         t.add_row(rr.names[i], *cells, f"{_pct(overall)} [{_ci(overall)}]")
     console.print(t)
+    render_cards(console, rr.cards, "over all its pairs")
     if plots:
         console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
     best = max(range(len(rr.names)), key=lambda i: rr.overall(i)["rate"])
     print(f"result: {len(rr.names)} decks, best {rr.names[best]} {_pct(rr.overall(best))} overall, "
           f"errors {rr.errors()} — {games} games", file=out or sys.stdout, flush=True)
+
+
+def _opt(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.0f}%"
+
+
+def _span(x: float | None, lo: float | None, hi: float | None, sign: str = "") -> str:
+    if x is None:
+        return "—"
+    return f"{100 * x:{sign}.0f} [{100 * lo:{sign}.0f},{100 * hi:{sign}.0f}]"
+
+
+def render_cards(console: Console, rows: list[dict], scope: str = "") -> None:
+    """Per deck, its cards by IWD (the win rate when drawn minus when not), then the cards
+    drawn often but almost never played. (cards.csv has every interval.)"""
+    if not rows:
+        console.print("no per-card statistics: the ruleset has no hand zone (name one with "
+                      "card_stats: {hand: ZONE})", highlight=False, markup=False)
+        return
+    decks: dict[str, list[dict]] = {}
+    for r in rows:
+        decks.setdefault(r["deck"], []).append(r)
+    for deck, mine in decks.items():
+        t = Table(title=f"{deck}: cards by IWD{' ' + scope if scope else ''} — win % when drawn "
+                        "(GIH), in the opening hand (OH), not drawn (GNS); IWD = GIH − GNS in points; "
+                        "[95% interval]", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+        t.add_column("card", no_wrap=True)
+        for col in ("drawn", "GIH WR", "OH", "GNS", "IWD pts", "played", "WR", "play%", "turn"):
+            t.add_column(col, justify="right", no_wrap=True)
+        for r in (r for r in mine if r["drawn"]):
+            t.add_row(r["card"], f"{r['drawn']}/{r['games']}", _span(r["gih"], r["gih_low"], r["gih_high"]),
+                      _opt(r["oh"]), _opt(r["gns"]), _span(r["iwd"], r["iwd_low"], r["iwd_high"], "+"),
+                      str(r["played"]), _opt(r["played_wr"]), _opt(r["play_rate"]),
+                      "—" if r["first_turn_mean"] is None else f"{r['first_turn_mean']:.1f}")
+        console.print(t)
+        unseen = [r["card"] for r in mine if not r["drawn"]]
+        if unseen:
+            console.print(f"never drawn: {', '.join(unseen)}", highlight=False, markup=False)
+    console.print("played: games the card was played in (WR: won when played; play%: played ÷ drawn; "
+                  "turn: mean turn first played)", highlight=False)
+    idle = never_played(rows)
+    if idle:
+        console.print(f"cards the agents (almost) never play (drawn in ≥ {NEVER_PLAYED_DRAWN} games, "
+                      f"played in ≤ {100 * NEVER_PLAYED_RATE:.0f}% of them): "
+                      + "; ".join(f"{r['deck']}: {r['card']} (played {r['played']} of {r['drawn']})"
+                                  for r in idle), highlight=False, markup=False)
+
+
+def render_ablation(changed, ablation: dict, out=None) -> None:
+    """The changed run's cards and the paired difference, closing with a `swap:` line."""
+    console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
+    swaps = ", ".join(f"{new} for {old}" for old, new in changed.plan.swaps)
+    console.print(f"with {swaps} in deck A (the same {ablation['games']} seeds):", highlight=False)
+    render_cards(console, [r for r in changed.cards if r["deck"] == changed.plan.names[0]])
+    print(swap_line(changed.plan.names[0], swaps, ablation), file=out or sys.stdout, flush=True)
+
+
+def swap_line(deck: str, swaps: str, a: dict) -> str:
+    return (f"swap: {deck} with {swaps}: win rate {_pts(a['difference'])} (95% CI {_pts(a['low'])} "
+            f"to {_pts(a['high'])}), {100 * a['before']:.1f}% -> {100 * a['after']:.1f}%, "
+            f"better in {a['better']} and worse in {a['worse']} of {a['games']} paired games, "
+            f"exact McNemar p = {a['p_value']:.3g}")

@@ -10,13 +10,15 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
 from interpreter.diagnostics import TcgError
 from interpreter.load import files
 from interpreter.run.backends import open_pool
+from interpreter.run.cards import card_rows, card_spec, deck_cards, sides, write_cards
+from interpreter.run.loading import load_game
 from interpreter.run.simulate import Run, make_plan, simulate
 from interpreter.run.stats import rate
 
@@ -28,6 +30,7 @@ class RoundRobin:
     paths: list[str]
     names: list[str]
     runs: dict[tuple[int, int], Run]  # (i, j) with i < j: deck i is the pair's deck A
+    cards: list[dict] = field(default_factory=list)  # each deck's per-card rows over all its pairs
 
     def wins(self, i: int, j: int) -> dict:
         """Deck i's win rate (with its 95% interval) against deck j, over both seats."""
@@ -38,6 +41,11 @@ class RoundRobin:
         """Deck i's win rate against all the others together."""
         rates = [self.wins(i, j) for j in range(len(self.names)) if j != i]
         return rate(sum(r["count"] for r in rates), sum(r["n"] for r in rates))
+
+    def labels(self) -> list[str]:
+        """The decks' names, with the file name added where two decks share a name."""
+        return [f"{n} ({Path(p).stem})" if self.names.count(n) > 1 else n
+                for n, p in zip(self.names, self.paths, strict=True)]
 
     def errors(self) -> int:
         return sum(run.summary["errors"]["count"] for run in self.runs.values())
@@ -88,9 +96,23 @@ def round_robin(ruleset: str, folder: str, agents: list[str], seed: int, games: 
     finally:
         pool.close()
     rr = RoundRobin(paths, names, runs)
+    rr.cards = overall_cards(rr)
     if out is not None:
         write_matrix(out, rr)
+        write_cards(out, rr.cards, card_spec(load_game(ruleset)).hand)
     return rr
+
+
+def overall_cards(rr: RoundRobin) -> list[dict]:
+    """Each deck's per-card rows over all its matches, whoever the opponent."""
+    if not any(run.cards for run in rr.runs.values()):
+        return []  # (the ruleset has no hand zone)
+    rows = []
+    for i, (name, path) in enumerate(zip(rr.labels(), rr.paths, strict=True)):
+        games = [side for (a, b), run in sorted(rr.runs.items()) if i in (a, b)
+                 for side in sides(run.records, "A" if i == a else "B")]
+        rows += card_rows(name, games, deck_cards(files.load_deck(path).sections))
+    return rows
 
 
 def _skip(advance: Callable[[int], None], done: int) -> Callable[[int], None]:

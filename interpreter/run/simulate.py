@@ -16,7 +16,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import cache, partial
 from pathlib import Path
 from typing import IO
@@ -25,6 +25,7 @@ from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
 from interpreter.run import outputs
 from interpreter.run.backends import InlineExecutor, Pool, check_backend, default_workers, open_pool
+from interpreter.run.cards import CardTracker, card_rows, card_spec, deck_cards, sides, write_cards
 from interpreter.run.stats import outcome_of, summarize
 
 RESULTS, SUMMARY_JSON, SUMMARY_CSV, RUN = "results.jsonl", "summary.json", "summary.csv", "run.json"
@@ -43,6 +44,7 @@ class Plan:
     games: int
     deck_digest: str = ""  # the decks' contents, so a resume notices an edited deck
     turns: int | None = None  # the matches' turn limit, when not the ruleset's
+    swaps: tuple[tuple[str, str], ...] = ()  # deck A's cards replaced (old, new): run/ablation.py
 
     def seats(self, index: int) -> tuple[str, str]:
         return ("B", "A") if index % 2 else ("A", "B")
@@ -52,7 +54,8 @@ class Plan:
         decks = " ".join(f"--deck {self.decks[i]}" for i in seats)
         agents = ",".join(self.agents[i] for i in seats)
         turns = f" --turns {self.turns}" if self.turns is not None else ""
-        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}{turns}"
+        swaps = "".join(f" (deck A with {new} for {old})" for old, new in self.swaps)
+        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}{turns}{swaps}"
 
 
 def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, games: int,
@@ -90,12 +93,14 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
 # ---------- one match (runs in workers) ----------
 
 @cache
-def _setup(ruleset: str, decks: tuple[str, str]):
+def _setup(ruleset: str, decks: tuple[str, str], swaps: tuple[tuple[str, str], ...] = ()):
+    from interpreter.run.ablation import swap_sections
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
 
     game = load_game(ruleset)
     sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
+    sections["A"] = swap_sections(sections["A"], swaps)
     return game, sections
 
 
@@ -121,8 +126,9 @@ class LeadTracker:
 
 
 def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-               index: int, turns: int | None = None) -> dict:
-    """Play match `index` to the end; an exception becomes an error record, never a crash."""
+               index: int, turns: int | None = None, swaps: tuple = (), cards: bool = True) -> dict:
+    """Play match `index` to the end; an exception becomes an error record, never a crash.
+    `cards`: follow the cards drawn and played (record["cards"], see run/cards.py)."""
     from interpreter.agents import make_agent
 
     seed = base_seed + index
@@ -132,16 +138,20 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
               "lead_changes": None}
     state = None
     try:
-        game, sections = _setup(ruleset, decks)
+        game, sections = _setup(ruleset, decks, swaps)
         seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
         state = game.new_state([sections[k] for k in keys], seed, log=False, turns=turns)
         lead, starter = LeadTracker(game), None
+        tracker = CardTracker(state) if cards else None
         while state.result is None:  # (not is_over: a property is a call, at every decision)
             lead.look(state)
             if starter is None and state.turn == 1:
                 starter = state.turn_player
             d = state.decision
-            state.apply(decide(seated[d.player], state, d.player)[0])
+            choice = decide(seated[d.player], state, d.player)[0]
+            if tracker is not None:
+                tracker.look(state, d, choice)
+            state.apply(choice)
         r = state.result
         if starter is None and state.turn >= 1:
             starter = 0  # ended before anyone decided in turn 1: P1 takes the first turn
@@ -149,6 +159,8 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
                       winner=None if r.winner is None else keys[r.winner], winner_seat=r.winner,
                       reason=r.reason, turns=r.turns or state.turn, decisions=state.decisions,
                       lead_changes=lead.changes)
+        if tracker is not None:
+            record["cards"] = tracker.record(state, keys)
     except Exception as e:  # noqa: BLE001 - a failing match is data: its seed reproduces it
         record["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
@@ -157,8 +169,8 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
 
 
 def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-              indexes: list[int], turns: int | None = None) -> list[dict]:
-    return [play_match(ruleset, decks, agents, base_seed, i, turns) for i in indexes]
+              indexes: list[int], turns: int | None = None, swaps: tuple = ()) -> list[dict]:
+    return [play_match(ruleset, decks, agents, base_seed, i, turns, swaps) for i in indexes]
 
 
 def chunk_size(remaining: int, workers: int, least: int = 1) -> int:
@@ -187,7 +199,7 @@ def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
             if part is None:
                 return
             fut = executor.submit(run_chunk, plan.ruleset, plan.decks, plan.agents, plan.seed, part,
-                                  plan.turns)
+                                  plan.turns, plan.swaps)
             running[fut] = part
 
     fill()
@@ -214,6 +226,8 @@ def _lost(plan: Plan, index: int, e: Exception) -> dict:
 def _plan_doc(plan: Plan) -> dict:
     doc = asdict(plan)
     doc.pop("games")  # a resume may ask for more (or fewer) games of the same run
+    if not plan.swaps:
+        doc.pop("swaps")  # (as runs written before swaps existed read back)
     return json.loads(json.dumps(doc))  # tuples as lists, as they read back
 
 
@@ -352,6 +366,7 @@ class Run:
     records: list[dict]
     summary: dict
     ran: int  # matches played now (the rest came from --resume)
+    cards: list[dict] = field(default_factory=list)  # the per-card table (run/cards.py)
 
 
 def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out: Path | None = None,
@@ -375,7 +390,8 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     sink = None
     if pool is None:
         tasks = -(-len(todo) // (chunk or chunk_size(len(todo), workers or default_workers())))
-        pool = open_pool(backend, workers, address, partial(_setup, plan.ruleset, plan.decks), tasks) \
+        pool = open_pool(backend, workers, address, partial(_setup, plan.ruleset, plan.decks, plan.swaps),
+                         tasks) \
             if todo else Pool(InlineExecutor(), 1)
     try:
         size = chunk or chunk_size(len(todo), pool.workers, pool.least_chunk)
@@ -399,6 +415,17 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     summary["plan"] = {**asdict(plan), "decks": list(plan.decks), "names": list(plan.names),
                        "agents": list(plan.agents)}
     summary["reproduce"] = {str(r["seed"]): plan.reproduce(r) for r in ordered if r["outcome"] == "error"}
+    run = Run(plan, ordered, summary, len(todo), card_table(plan, ordered))
     if out is not None:
         write_summary(out, summary)
-    return Run(plan, ordered, summary, len(todo))
+        write_cards(out, run.cards, card_spec(_setup(plan.ruleset, plan.decks, plan.swaps)[0]).hand)
+    return run
+
+
+def card_table(plan: Plan, records: list[dict]) -> list[dict]:
+    """The per-card rows of both decks (run/cards.py), deck A's first (none without a hand)."""
+    game, sections = _setup(plan.ruleset, plan.decks, plan.swaps)
+    if not card_spec(game).hand:
+        return []
+    return [row for key, name in zip(KEYS, plan.names, strict=True)
+            for row in card_rows(name, sides(records, key), deck_cards(sections[key]))]

@@ -114,3 +114,14 @@ def summarize(records: list[dict], names: dict[str, str]) -> dict:
         "errors": {"count": len(errors), "seeds": [r["seed"] for r in errors],
                    "messages": dict(Counter(r["error"] for r in errors).most_common())},
     }
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """The interval of p1 − p2 for two independent proportions by Newcombe's hybrid score
+    method (his method 10): each side's Wilson interval, combined as a square root."""
+    p1, p2 = k1 / n1 if n1 else 0.0, k2 / n2 if n2 else 0.0
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p1 - p2
+    return (max(-1.0, d - math.hypot(p1 - l1, u2 - p2)),
+            min(1.0, d + math.hypot(u1 - p1, p2 - l2)))
