@@ -106,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
                                                            "the matches not recorded there")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
+    _add_schema(sub)
     return p
 
 
@@ -289,6 +290,28 @@ def _replay(args: argparse.Namespace) -> int:
     ok, message = replay(args.log)
     print(("replay: identical — " if ok else "replay: DIFFERENT — ") + message)
     return 0 if ok else 1
+
+
+
+def _add_schema(sub) -> None:
+    schema = sub.add_parser("schema", help="write JSON Schemas narrowed to one ruleset (for editors)",
+                            description="Writes ID.cards/deck/scenario.schema.json (draft-07): card "
+                                        "properties typed with their enum values, the card names a "
+                                        "deck may list, a scenario's zones, players, phases and states. "
+                                        "Point yaml-language-server at them with a "
+                                        "'# yaml-language-server: $schema=PATH' first line.")
+    schema.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
+    schema.add_argument("--out", default=".", metavar="DIR", help="where to write them (default: .)")
+    schema.set_defaults(run=_schema)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from interpreter.check.schema_gen import load_declarations, write_schemas
+
+    ruleset, names = load_declarations(args.ruleset)
+    for path in write_schemas(ruleset, names, Path(args.out)):
+        print(path)
+    return 0
 
 
 if __name__ == "__main__":
