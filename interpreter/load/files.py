@@ -51,8 +51,12 @@ class Deck:
 
 
 def load_deck(path: str | Path) -> Deck:
-    doc = load_yaml(path)
+    return deck_of(load_yaml(path))
+
+
+def deck_of(doc: Doc) -> Deck:
+    """A loaded deck file's sections (an editor's unsaved buffer has no file to read)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     sections = {k: [name for name, n in v.items() for _ in range(n if isinstance(n, int) else 0)]
                 for k, v in data.items() if isinstance(v, dict)}
-    return Deck(doc, str(data.get("name", Path(path).stem)), sections)
+    return Deck(doc, str(data.get("name", Path(doc.path).stem)), sections)
