@@ -107,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
     _add_schema(sub)
+    _add_lsp(sub)
     return p
 
 
@@ -311,6 +312,29 @@ def _schema(args: argparse.Namespace) -> int:
     ruleset, names = load_declarations(args.ruleset)
     for path in write_schemas(ruleset, names, Path(args.out)):
         print(path)
+    return 0
+
+
+
+def _add_lsp(sub) -> None:
+    lsp = sub.add_parser("lsp", help="run the language server over stdio (for editors)",
+                         description="Diagnostics as you type (those of tcg check), completion, hover, "
+                                     "go to definition and quick fixes for rulesets, card sets, decks, "
+                                     "scenarios and forbid lists. Needs the lsp extra: "
+                                     "pip install -e '.[lsp]'. See docs/EDITORS.md.")
+    lsp.add_argument("--stdio", action="store_true", help="accepted for editors that pass it "
+                                                          "(stdio is the only transport)")
+    lsp.set_defaults(run=_lsp)
+
+
+def _lsp(args: argparse.Namespace) -> int:
+    from interpreter.diagnostics import TcgError
+
+    try:
+        from interpreter.lsp.server import main as serve
+    except ImportError as e:
+        raise TcgError(f"the language server needs pygls ({e}): pip install -e '.[lsp]'") from None
+    serve()
     return 0
 
 

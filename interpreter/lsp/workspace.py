@@ -1,0 +1,180 @@
+"""What the language server knows of the editor's workspace: its rulesets and card sets,
+read from the unsaved buffers first and the disk otherwise, parsed once per text.
+
+A card set is checked against the ruleset of the workspace with its id (else the bundled
+one); a deck against the game built from that ruleset and every card set for it. The game
+is rebuilt only when one of those files changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.check.files import kind_of
+from interpreter.compile.names import Names, ruleset_names
+from interpreter.diagnostics import DiagnosticError
+from interpreter.engine.game import Game
+from interpreter.load import files
+from interpreter.load.yamlpos import Doc, load_text
+
+_SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
+_RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
+_RULESET_KEY = re.compile(r"^(?:ruleset|id):[ \t]*[\"']?([^\s\"'#]+)", re.M)
+MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A parsed file: its text (to tell when it changed), kind and ruleset id."""
+
+    text: str
+    doc: Doc | None
+    kind: str
+    rid: str | None
+
+
+class Workspace:
+    def __init__(self, roots: Iterable[Path] = ()) -> None:
+        self.roots = [Path(r) for r in roots]
+        self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
+        self._entries: dict[str, Entry] = {}
+        self._paths: list[str] | None = None  # the workspace's YAML files, found on first use
+        self._games: dict[str, tuple[tuple, Game]] = {}
+
+    # --- what the editor tells us -------------------------------------------------------
+    def set_buffer(self, path: str, text: str) -> None:
+        self.buffers[path] = text
+
+    def drop_buffer(self, path: str) -> None:
+        self.buffers.pop(path, None)
+
+    def files_changed(self) -> None:
+        """Files were created or deleted on disk: look for them again."""
+        self._paths = None
+
+    # --- files ----------------------------------------------------------------------------
+    def entry(self, path: str) -> Entry | None:
+        text = self.buffers.get(path)
+        if text is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                return None
+        old = self._entries.get(path)
+        if old is not None and old.text == text:
+            return old
+        try:
+            doc: Doc | None = load_text(text, path)
+        except DiagnosticError:
+            doc = None
+        kind = kind_of(doc) if doc is not None else ""
+        entry = self._entries[path] = Entry(text, doc, kind, ruleset_id(text))
+        return entry
+
+    def ruleset_paths(self) -> list[str]:
+        """The workspace's ruleset files (those open, and on disk those whose text has a
+        ruleset's top-level keys), found once and again after `files_changed`."""
+        if self._paths is None:
+            found: list[str] = []
+            for root in self.roots:
+                found += [p for p in _yaml_under(root, MAX_FILES - len(found)) if _looks_like_ruleset(p)]
+            self._paths = found
+        return sorted({*self._paths, *(p for p, t in self.buffers.items() if _RULESET.search(t))})
+
+    # --- rulesets, cards, games -------------------------------------------------------------
+    def rulesets(self) -> dict[str, Doc]:
+        """id -> ruleset, of the workspace's rulesets; when two share an id, the one named
+        rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
+        entries = [e for e in map(self.entry, self.ruleset_paths())
+                   if e is not None and e.doc is not None and e.kind == "ruleset" and e.rid]
+        entries.sort(key=lambda e: Path(e.doc.path).parts[-2:] != ("rulesets", f"{e.rid}.yaml"))
+        out: dict[str, Doc] = {}
+        for e in entries:
+            out.setdefault(e.rid, e.doc)
+        return out
+
+    def ruleset(self, rid: str | None) -> Doc | None:
+        if not rid:
+            return None
+        found = self.rulesets().get(rid)
+        if found is not None:
+            return found
+        try:
+            path = files.ruleset_path(rid)
+        except DiagnosticError:
+            return None
+        entry = self.entry(str(path.resolve()))
+        return entry.doc if entry is not None and entry.kind == "ruleset" else None
+
+    def card_docs(self, rid: str) -> list[Doc]:
+        """The card sets of `rid`: those in cards/<id>/ beside its rulesets folder (as
+        `tcg play` finds them), and the open ones that name it."""
+        ruleset = self.ruleset(rid)
+        paths = {str(p.resolve()) for p in files.card_paths(rid, Path(ruleset.path))} if ruleset else set()
+        paths |= {p for p, text in self.buffers.items() if ruleset_id(text) == rid}
+        entries = (self.entry(p) for p in sorted(paths))
+        return [e.doc for e in entries if e is not None and e.doc is not None and e.kind == "cards"]
+
+    def names(self, rid: str | None) -> Names | None:
+        ruleset = self.ruleset(rid)
+        return ruleset_names(ruleset.data) if ruleset is not None else None
+
+    def game(self, rid: str) -> Game:
+        """The game of `rid` with all its card sets; raises DiagnosticError."""
+        from interpreter.compile.build import build_game
+        from interpreter.run.loading import load_game
+
+        ruleset = self.ruleset(rid)
+        if ruleset is None:
+            return load_game(rid)
+        cards = self.card_docs(rid)
+        key = (ruleset.text, *(d.text for d in cards))
+        cached = self._games.get(rid)
+        if cached is None or cached[0] != key:
+            cached = self._games[rid] = (key, build_game(ruleset, cards))
+        return cached[1]
+
+    def cards_named(self, rid: str | None) -> dict[str, tuple[Doc, int]]:
+        """Card name -> (its card set, its index there), for completion and definitions."""
+        out: dict[str, tuple[Doc, int]] = {}
+        for doc in self.card_docs(rid) if rid else ():
+            for i, card in enumerate(doc.data.get("cards") or ()):
+                if isinstance(card, dict) and isinstance(card.get("name"), str):
+                    out.setdefault(card["name"], (doc, i))
+        return out
+
+
+def ruleset_id(text: str) -> str | None:
+    """The ruleset a file belongs to (`ruleset:`, or a ruleset's own `id:`), read from the
+    text so that it is known while the file does not parse."""
+    match = _RULESET_KEY.search(text)
+    return match.group(1) if match else None
+
+
+def _yaml_under(root: Path, limit: int) -> list[str]:
+    out: list[str] = []
+    stack = [root]
+    while stack and len(out) < limit:
+        folder = stack.pop()
+        try:
+            children = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            if child.is_dir():
+                if child.name not in _SKIP and not child.name.startswith("."):
+                    stack.append(child)
+            elif child.suffix in (".yaml", ".yml"):
+                out.append(str(child.resolve()))
+    return out[:limit]
+
+
+def _looks_like_ruleset(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return bool(_RULESET.search(f.read(200_000)))
+    except OSError:
+        return False
