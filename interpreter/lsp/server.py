@@ -18,7 +18,7 @@ from pygls.workspace import TextDocument
 from interpreter.lsp import completion, definition, diagnostics, hover
 from interpreter.lsp.workspace import Workspace
 
-DELAY = 0.05  # seconds of quiet typing before a file is checked again
+DELAY = 0.03  # seconds of quiet typing before a file is checked again (a check takes longer)
 TRIGGERS = [".", "「", "(", " "]
 
 
