@@ -183,3 +183,8 @@ async def test_broken_yaml_is_a_diagnostic_not_a_crash(client, tmp_path):
     result = await client.text_document_completion_async(types.CompletionParams(
         types.TextDocumentIdentifier(uri), types.Position(2, 10)))
     assert result is not None
+
+
+async def test_other_yaml_files_are_left_alone(client, tmp_path):
+    uri = _open(client, tmp_path, "workflow.yaml", "name: ci\non: [push]\njobs: {}\n")
+    assert await _published(client, uri, 1) == []

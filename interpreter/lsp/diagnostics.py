@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from interpreter.check.files import check_text
 from interpreter.diagnostics import Diagnostic
-from interpreter.lsp.workspace import Workspace
+from interpreter.lsp.workspace import Workspace, is_game_file
 
 SOURCE = "tcg"
 _SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
@@ -20,7 +20,10 @@ _WORD = re.compile(r"[\w-]+")
 
 
 def diagnose(ws: Workspace, path: str, text: str) -> list[types.Diagnostic]:
-    """What `tcg check` says about this file, read from `text`."""
+    """What `tcg check` says about this file, read from `text` (nothing about a YAML file
+    that is not a game's)."""
+    if not is_game_file(text):
+        return []
     entry = ws.entry(path)
     rid = entry.rid if entry is not None else None
 

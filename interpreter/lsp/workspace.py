@@ -147,6 +147,13 @@ class Workspace:
         return out
 
 
+def is_game_file(text: str) -> bool:
+    """Whether a YAML text is one of ours: it names its ruleset, or it is a ruleset. An editor
+    hands the server every YAML file (CI workflows, configs...): those are left alone."""
+    return bool(re.search(r"^ruleset:", text, re.M)) or (
+        bool(re.search(r"^id:", text, re.M)) and bool(_RULESET.search(text)))
+
+
 def ruleset_id(text: str) -> str | None:
     """The ruleset a file belongs to (`ruleset:`, or a ruleset's own `id:`), read from the
     text so that it is known while the file does not parse."""
