@@ -188,3 +188,18 @@ async def test_broken_yaml_is_a_diagnostic_not_a_crash(client, tmp_path):
 async def test_other_yaml_files_are_left_alone(client, tmp_path):
     uri = _open(client, tmp_path, "workflow.yaml", "name: ci\non: [push]\njobs: {}\n")
     assert await _published(client, uri, 1) == []
+
+
+async def test_a_scenario_completes_zones_cards_and_phases(client, tmp_path):
+    text = "ruleset: ucb\nstate:\n  phase: ma\n  zones:\n    batt\n    hand@P1: [炎の\n"
+    uri = _open(client, tmp_path, "scenario.yaml", text)
+    await _published(client, uri, 1)
+
+    async def labels(line: int, col: int) -> set[str]:
+        result = await client.text_document_completion_async(types.CompletionParams(
+            types.TextDocumentIdentifier(uri), types.Position(line, col)))
+        return {item.label for item in result.items}
+
+    assert {"main", "battle"} <= await labels(2, 11)
+    assert {"battle@P1", "battle@P2", "hand@P1"} <= await labels(4, 8)
+    assert "炎の剣士" in await labels(5, 17)

@@ -79,9 +79,9 @@ def _scenario(ruleset: Mapping[str, Any]) -> dict:
     state["turn_player"]["oneOf"] = [{"type": "integer", "minimum": 1, "maximum": players}, player]
     schema["properties"]["decisions"]["items"]["oneOf"][2]["properties"]["player"] = player
     expect["properties"]["items"]["properties"]["card"]["pattern"] = f"^{zone}:[0-9]+$"
-    phases = _phases(ruleset.get("turn"))
-    if phases:
-        state["phase"]["enum"] = phases
+    names = phases(ruleset.get("turn"))
+    if names:
+        state["phase"]["enum"] = names
     placed = state["zones"]["additionalProperties"]["items"]["oneOf"][1]["properties"]
     if isinstance(ruleset.get("states"), Mapping):
         placed["states"]["items"]["enum"] = list(ruleset["states"])
@@ -101,7 +101,7 @@ def _zone_pattern(zones: Mapping[str, Any], players: int) -> str:
     return f"(?:{'|'.join(parts)})" if parts else "(?!)"
 
 
-def _phases(turn: Any) -> list[str]:
+def phases(turn: Any) -> list[str]:
     """Every phase name in the turn structure, nested steps included, in order."""
     out: list[str] = []
     stack = [turn]

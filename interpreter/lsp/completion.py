@@ -7,6 +7,7 @@ import re
 
 from lsprotocol import types
 
+from interpreter.check.schema_gen import phases
 from interpreter.compile.names import ENGINE_EVENTS, FUNCTIONS, Names
 from interpreter.engine.primitives import PRIMITIVES, Param
 from interpreter.engine.state import CARD_ATTRS
@@ -38,6 +39,10 @@ def complete(ws: Workspace, path: str, text: str, line: int, col: int) -> list[t
         return effect_items(ws, rid, names, before, place.keys)
     if kind == "deck" and place.keys and not place.in_value and len(place.keys) == 1:
         return [_card(n, insert=f"{n}: ") for n in ws.cards_named(rid)]
+    if kind == "scenario" and len(place.keys) >= 2 and place.keys[1] == "zones":
+        return _scenario_zones(ws, rid, names, place.keys, place.in_value)
+    if kind == "scenario" and place.in_value and place.keys[-1:] == ("phase",):
+        return [_item(p, Kind.EnumMember, "phase") for p in phases(ws.ruleset(rid).data.get("turn"))]
     if kind == "cards" and place.keys == ("cards",):
         return _card_keys(ws, rid) if ":" not in current.lstrip(" -") else []
     if kind == "cards" and len(place.keys) == 2 and place.keys[0] == "cards" and place.in_value:
@@ -90,6 +95,19 @@ def _in_scope(names: Names, before: str, keys: tuple[str, ...]) -> set[str]:
     if keys[:1] in (("actions",), ("end",), ("rules",), ("windows",)):
         out.update(("card", "player", "ability"))
     return out
+
+
+def _scenario_zones(ws: Workspace, rid: str | None, names: Names, keys: tuple[str, ...],
+                    in_value: bool) -> list[types.CompletionItem]:
+    """A scenario's `zones:` — zone keys (`battle@P1`), then the cards and states in them."""
+    if len(keys) == 2 and not in_value:
+        players = ws.ruleset(rid).data.get("players")
+        seats = range(1, (players if isinstance(players, int) else 2) + 1)
+        return [_item(z if shared else f"{z}@P{p}", Kind.Module, "zone", insert=None)
+                for z, shared in names.zones.items() for p in ((0,) if shared else seats)]
+    if keys[-1] == "states":
+        return [_item(s, Kind.EnumMember, "state") for s in sorted(names.states)]
+    return [_card(n, insert=n) for n in ws.cards_named(rid)]
 
 
 def _values(properties: dict, prop: str) -> list[types.CompletionItem]:

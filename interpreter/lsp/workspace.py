@@ -22,6 +22,7 @@ from interpreter.load.yamlpos import Doc, load_text
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
 _RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
+_TOP_KEY = re.compile(r"^([^\s#:'\"-][^:#]*):", re.M)
 _RULESET_KEY = re.compile(r"^(?:ruleset|id):[ \t]*[\"']?([^\s\"'#]+)", re.M)
 MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
 
@@ -70,7 +71,8 @@ class Workspace:
             doc: Doc | None = load_text(text, path)
         except DiagnosticError:
             doc = None
-        kind = kind_of(doc) if doc is not None else ""
+        # a text that does not parse (yet) is classified by its top-level keys
+        kind = kind_of(doc or Doc(path, text, dict.fromkeys(_TOP_KEY.findall(text))))
         entry = self._entries[path] = Entry(text, doc, kind, ruleset_id(text))
         return entry
 
