@@ -26,11 +26,12 @@ def _recording_client() -> LanguageClient:
     """pytest-lsp's client, also keeping every published diagnostics list by (uri, version):
     waiting for the next notification could miss one that came in before the wait began."""
     client = LanguageClient()
-    client.published = {}
+    client.published, client.publications = {}, {}
 
     def publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
         client.diagnostics[params.uri] = params.diagnostics
         client.published[params.uri, params.version] = list(params.diagnostics)
+        client.publications[params.uri] = client.publications.get(params.uri, 0) + 1
 
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES,
                                    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish})
@@ -203,3 +204,23 @@ async def test_a_scenario_completes_zones_cards_and_phases(client, tmp_path):
     assert {"main", "battle"} <= await labels(2, 11)
     assert {"battle@P1", "battle@P2", "hand@P1"} <= await labels(4, 8)
     assert "炎の剣士" in await labels(5, 17)
+
+
+async def test_editing_the_ruleset_rechecks_its_open_card_sets(client, tmp_path):
+    ruleset = (ROOT / "tests" / "rulesets" / "mini.yaml").read_text(encoding="utf-8")
+    ruleset = ruleset.replace("id: mini", "id: lsp_mini")
+    rules = _open(client, tmp_path / "rulesets", "lsp_mini.yaml", ruleset)
+    assert await _published(client, rules, 1) == []
+    cards = _open(client, tmp_path, "cards.yaml", "ruleset: lsp_mini\ncards:\n"
+                  "  - {name: a, abilities: ['when ping where card == self: pong()']}\n")
+    assert await _published(client, cards, 1) == []
+    before = client.publications[cards]
+    _change(client, rules, 2, ruleset.replace("  pong:", "  pang:"))
+
+    async def rechecked() -> None:
+        while client.publications[cards] == before:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(rechecked(), 30)
+    found = client.diagnostics[cards]
+    assert [d.code for d in found] == ["UNKNOWN-VERB"] and "unknown verb 'pong'" in found[0].message
