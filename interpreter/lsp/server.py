@@ -56,7 +56,13 @@ class TcgServer(LanguageServer):
         if uri not in self.workspace.text_documents:
             return
         doc, path = self.document(uri)
-        found = diagnostics.diagnose(self.files, path, doc.source)
+        try:
+            found = diagnostics.diagnose(self.files, path, doc.source)
+        except Exception as e:  # noqa: BLE001 - a bug must not stop the server answering
+            self.window_log_message(types.LogMessageParams(
+                types.MessageType.Error, f"tcg lsp: internal error checking {path}: "
+                                         f"{type(e).__name__}: {e} (this is a bug in tcg-interpreter)"))
+            return
         for d in found:
             d.range = doc.position_codec.range_to_client_units(doc.lines, d.range)
         self.text_document_publish_diagnostics(

@@ -2,8 +2,8 @@
 read from the unsaved buffers first and the disk otherwise, parsed once per text.
 
 A card set is checked against the ruleset of the workspace with its id (else the bundled
-one); a deck against the game built from that ruleset and every card set for it. The game
-is rebuilt only when one of those files changes.
+one); a deck against the game built from that ruleset and its card sets. The game is built
+again only when one of those files changes.
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from interpreter.check.files import kind_of
+from interpreter.compile.build import build_game
 from interpreter.compile.names import Names, ruleset_names
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
 from interpreter.load.yamlpos import Doc, load_text
+from interpreter.run.loading import load_game
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
 _RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
@@ -42,8 +44,8 @@ class Workspace:
         self.roots = [Path(r) for r in roots]
         self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
         self._entries: dict[str, Entry] = {}
-        self._paths: list[str] | None = None  # the workspace's YAML files, found on first use
-        self._games: dict[str, tuple[tuple, Game]] = {}
+        self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
+        self._games: dict[str, tuple[tuple, Game | DiagnosticError]] = {}
 
     # --- what the editor tells us -------------------------------------------------------
     def set_buffer(self, path: str, text: str) -> None:
@@ -125,10 +127,9 @@ class Workspace:
         return ruleset_names(ruleset.data) if ruleset is not None else None
 
     def game(self, rid: str) -> Game:
-        """The game of `rid` with all its card sets; raises DiagnosticError."""
-        from interpreter.compile.build import build_game
-        from interpreter.run.loading import load_game
-
+        """The game of `rid` with all its card sets; raises DiagnosticError. Built again only
+        when the ruleset or a card set changed (a failure too: a deck being typed must not
+        rebuild a broken game at every keystroke)."""
         ruleset = self.ruleset(rid)
         if ruleset is None:
             return load_game(rid)
@@ -136,7 +137,13 @@ class Workspace:
         key = (ruleset.text, *(d.text for d in cards))
         cached = self._games.get(rid)
         if cached is None or cached[0] != key:
-            cached = self._games[rid] = (key, build_game(ruleset, cards))
+            try:
+                built: Game | DiagnosticError = build_game(ruleset, cards)
+            except DiagnosticError as e:
+                built = e
+            cached = self._games[rid] = (key, built)
+        if isinstance(cached[1], DiagnosticError):
+            raise cached[1]
         return cached[1]
 
     def cards_named(self, rid: str | None) -> dict[str, tuple[Doc, int]]:
