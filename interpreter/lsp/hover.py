@@ -14,8 +14,10 @@ from interpreter.lsp.context import name_at, word_at
 from interpreter.lsp.workspace import Workspace
 
 LANGUAGE_MD = files.ROOT / "docs" / "LANGUAGE.md"
-# the reference sections whose tables have one row per name
-_SECTIONS = ("2.5 Functions", "2.6 Primitives", "2.7 Events")
+# the reference sections whose tables have one row per name: in effect text, and for a
+# ruleset's top-level keys
+EFFECT_SECTIONS = ("2.5 Functions", "2.6 Primitives", "2.7 Events")
+KEY_SECTIONS = ("1.2 Ruleset",)
 # ruleset declarations a name can come from, and what to call them
 DECLARATIONS = {"verbs": "verb", "actions": "action", "properties": "property", "states": "state",
                 "zones": "zone", "resources": "resource", "counters": "counter", "tokens": "token",
@@ -52,7 +54,8 @@ def hover(ws: Workspace, path: str, text: str, line: int, col: int) -> str | Non
         parts.append(f"**function** `{word}` — {FUNCTIONS[word][2]}")
     if word in ENGINE_EVENTS:
         parts.append(f"**engine event** `{word}` — fields: {', '.join(ENGINE_EVENTS[word])}")
-    reference = reference_entry(word)
+    top_key = entry is not None and entry.kind == "ruleset" and source.startswith(f"{word}:")
+    reference = reference_entry(word, KEY_SECTIONS if top_key else EFFECT_SECTIONS)
     if reference:
         parts.append(reference)
     return "\n\n---\n\n".join(parts) or None
@@ -101,29 +104,33 @@ def _card(name: str, card: dict, path: str) -> str:
     return "\n\n".join(out)
 
 
-def reference_entry(word: str) -> str | None:
-    entry = _reference().get(word)
+def reference_entry(word: str, sections: tuple[str, ...]) -> str | None:
+    """The row for `word` in the first of `sections` of docs/LANGUAGE.md that has one."""
+    entry = next((e for section in sections if (e := _reference().get((section, word)))), None)
     return f"docs/LANGUAGE.md {entry[0]}:\n\n{entry[1]}" if entry else None
 
 
 @cache
-def _reference() -> dict[str, tuple[str, str]]:
-    """name -> (section, its table row as markdown) from the language reference; empty when
-    the reference is not beside the package."""
+def _reference() -> dict[tuple[str, str], tuple[str, str]]:
+    """(section, name) -> (section, its table row under the table's header, as markdown)
+    from the language reference; empty when the reference is not beside the package."""
     try:
         text = LANGUAGE_MD.read_text(encoding="utf-8")
     except OSError:
         return {}
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[tuple[str, str], tuple[str, str]] = {}
     section, header = "", ""
     for row in text.splitlines():
         if row.startswith("### "):
             section, header = row[4:].strip(), ""
-        elif section in _SECTIONS and row.startswith("|"):
+        elif section in (*EFFECT_SECTIONS, *KEY_SECTIONS) and row.startswith("|"):
             if not header:
                 header = row
             elif not set(row) <= set("|-: "):
                 first = row.split("|")[1]
                 for name in re.findall(r"`([^\W\d]\w*)", first):
-                    out.setdefault(name, (section, f"{header}\n|{'---|' * (header.count('|') - 1)}\n{row}"))
+                    table = f"{header}\n|{'---|' * (header.count('|') - 1)}\n{row}"
+                    out.setdefault((section, name), (section, table))
+        elif not row.startswith("|"):
+            header = ""  # a table ended
     return out

@@ -1,0 +1,102 @@
+"""The language server's features in-process, on unsaved texts: what is offered where.
+(tests/test_lsp.py drives the same features over stdio.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("lsprotocol")
+
+from interpreter.lsp import completion, definition, hover  # noqa: E402
+from interpreter.lsp.context import place_at  # noqa: E402
+from interpreter.lsp.workspace import Workspace  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def ws() -> Workspace:
+    return Workspace([ROOT])
+
+
+def _labels(ws: Workspace, text: str, marker: str = "|") -> set[str]:
+    """Completion labels at the marker (removed from the text)."""
+    line = next(i for i, row in enumerate(text.splitlines()) if marker in row)
+    col = text.splitlines()[line].index(marker)
+    text = text.replace(marker, "", 1)
+    path = str(ROOT / "unsaved.yaml")
+    ws.set_buffer(path, text)
+    try:
+        return {item.label for item in completion.complete(ws, path, text, line, col)}
+    finally:
+        ws.drop_buffer(path)
+
+
+CARD = "ruleset: ucb\ncards:\n  - name: x\n    abilities:\n      - \"{}\"\n"
+
+
+def test_effect_text_offers_by_position(ws):
+    everything = _labels(ws, CARD.format("when summon where card == self: d|"))
+    assert {"draw", "damage", "move", "count", "battle", "tapped", "character", "炎の剣士", "card"} \
+        <= everything
+    assert "moved" not in everything
+    assert {"moved", "summon", "attack"} <= _labels(ws, CARD.format("when |"))
+    members = _labels(ws, CARD.format("when summon where card == self: card.|"))
+    assert {"power", "cost", "tapped", "owner"} <= members and "draw" not in members
+    assert "炎の剣士" in _labels(ws, CARD.format("static: (battle(you) where name == 「|"))
+
+
+def test_variables_in_scope_are_those_bound_before_the_cursor(ws):
+    labels = _labels(ws, CARD.format("activate: choose 1 t from battle(you); let n = 2; |"))
+    assert {"t", "n", "you", "self"} <= labels
+    assert "blocker" not in labels
+
+
+def test_a_verbs_body_sees_its_parameters(ws):
+    text = (ROOT / "rulesets" / "ucb.yaml").read_text(encoding="utf-8")
+    text = text.replace('do: "repeat n { move(top(deck(player)), hand(player)) }"', 'do: "repeat |"', 1)
+    assert {"n", "player"} <= _labels(ws, text)
+
+
+def test_a_cards_keys_and_enum_values_come_from_the_ruleset(ws):
+    keys = _labels(ws, "ruleset: ucb\ncards:\n  - name: x\n    |\n")
+    assert {"cost", "power", "kind", "asterisk", "abilities"} <= keys
+    assert _labels(ws, "ruleset: ucb\ncards:\n  - name: x\n    kind: |\n") == {"character", "spell", "token"}
+    assert _labels(ws, "ruleset: ucb\ncards:\n  - name: x\n    asterisk: |\n") == {"true", "false"}
+
+
+def test_place_reads_the_enclosing_keys_of_a_block_scalar():
+    lines = ["verbs:", "  draw:", "    do: |", "      repeat n {", "        move("]
+    place = place_at(lines, 4, 13)
+    assert place.keys == ("verbs", "draw", "do") and place.in_value
+
+
+def test_hover_on_a_rulesets_top_level_key_quotes_the_reference(ws):
+    path = str(ROOT / "rulesets" / "ucb.yaml")
+    text = Path(path).read_text(encoding="utf-8")
+    line = next(i for i, row in enumerate(text.splitlines()) if row.startswith("resolution:"))
+    shown = hover.hover(ws, path, text, line, 2)
+    assert "docs/LANGUAGE.md 1.2 Ruleset" in shown and "`stack` or `queue`" in shown
+
+
+def test_hover_on_a_property_shows_its_declaration(ws):
+    text = CARD.format("static: (battle(you)).power += 1")
+    line, col = 4, text.splitlines()[4].index("power") + 1
+    path = str(ROOT / "unsaved.yaml")
+    ws.set_buffer(path, text)
+    shown = hover.hover(ws, path, text, line, col)
+    assert "**property** `power`" in shown and "never below 0" in shown
+
+
+def test_definition_of_a_zone_and_of_a_card_in_effect_text(ws):
+    text = CARD.format("static: (battle(you) where name == 「炎の剣士」).power += 1")
+    path = str(ROOT / "unsaved.yaml")
+    ws.set_buffer(path, text)
+    row = text.splitlines()[4]
+    zone = definition.definition(ws, path, text, 4, row.index("battle") + 1)
+    ruleset = (ROOT / "rulesets" / "ucb.yaml").read_text(encoding="utf-8").splitlines()
+    assert zone.path.endswith("rulesets/ucb.yaml") and ruleset[zone.line].lstrip().startswith("battle:")
+    card = definition.definition(ws, path, text, 4, row.index("炎の剣士") + 1)
+    assert card.path.endswith("cards/ucb/core.yaml")
