@@ -100,3 +100,12 @@ def test_definition_of_a_zone_and_of_a_card_in_effect_text(ws):
     assert zone.path.endswith("rulesets/ucb.yaml") and ruleset[zone.line].lstrip().startswith("battle:")
     card = definition.definition(ws, path, text, 4, row.index("炎の剣士") + 1)
     assert card.path.endswith("cards/ucb/core.yaml")
+
+
+def test_a_ruleset_named_by_a_path_is_read_relative_to_the_file(ws):
+    scenario = ROOT / "tests" / "scenarios" / "engine" / "unsaved.yaml"
+    text = "ruleset: ../../rulesets/mini.yaml\nstate:\n  zones:\n    |\n"
+    line, col = 3, 4
+    ws.set_buffer(str(scenario), text.replace("|", ""))
+    labels = {i.label for i in completion.complete(ws, str(scenario), text.replace("|", ""), line, col)}
+    assert {"field@P1", "spirits@P2"} <= labels

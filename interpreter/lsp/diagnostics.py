@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from interpreter.check.files import check_text
 from interpreter.diagnostics import Diagnostic
-from interpreter.lsp.workspace import Workspace, is_game_file
+from interpreter.lsp.workspace import Workspace, is_game_file, ruleset_id
 
 SOURCE = "tcg"
 _SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
@@ -28,7 +28,9 @@ def diagnose(ws: Workspace, path: str, text: str) -> list[types.Diagnostic]:
     rid = entry.rid if entry is not None else None
 
     ruleset = ws.ruleset(rid)
-    report = check_text(path, text, {rid: ruleset} if rid and ruleset is not None else {}, ws.game)
+    named = ruleset_id(text)  # as the file writes it: a path is read relative to the file
+    rulesets = {named: ruleset} if named and ruleset is not None else {}
+    report = check_text(path, text, rulesets, lambda _spec: ws.game(rid))
     lines = text.splitlines()
     own = [to_lsp(d, lines) for d in report.diagnostics if d.path == path]
     elsewhere = [d for d in report.diagnostics if d.path != path]

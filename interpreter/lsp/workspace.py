@@ -31,7 +31,8 @@ MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
 
 @dataclass(frozen=True)
 class Entry:
-    """A parsed file: its text (to tell when it changed), kind and ruleset id."""
+    """A parsed file: its text (to tell when it changed), kind and ruleset (an id, or the
+    absolute path of a ruleset file named by a path relative to this file)."""
 
     text: str
     doc: Doc | None
@@ -75,7 +76,7 @@ class Workspace:
             doc = None
         # a text that does not parse (yet) is classified by its top-level keys
         kind = kind_of(doc or Doc(path, text, dict.fromkeys(_TOP_KEY.findall(text))))
-        entry = self._entries[path] = Entry(text, doc, kind, ruleset_id(text))
+        entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)))
         return entry
 
     def ruleset_paths(self) -> list[str]:
@@ -117,8 +118,9 @@ class Workspace:
         """The card sets of `rid`: those in cards/<id>/ beside its rulesets folder (as
         `tcg play` finds them), and the open ones that name it."""
         ruleset = self.ruleset(rid)
-        paths = {str(p.resolve()) for p in files.card_paths(rid, Path(ruleset.path))} if ruleset else set()
-        paths |= {p for p, text in self.buffers.items() if ruleset_id(text) == rid}
+        own = ruleset.data.get("id", rid) if ruleset is not None else rid
+        paths = {str(p.resolve()) for p in files.card_paths(own, Path(ruleset.path))} if ruleset else set()
+        paths |= {p for p in self.buffers if (e := self.entry(p)) is not None and e.rid in (rid, own)}
         entries = (self.entry(p) for p in sorted(paths))
         return [e.doc for e in entries if e is not None and e.doc is not None and e.kind == "cards"]
 
@@ -168,6 +170,14 @@ def ruleset_id(text: str) -> str | None:
     text so that it is known while the file does not parse."""
     match = _RULESET_KEY.search(text)
     return match.group(1) if match else None
+
+
+def _resolved(path: str, rid: str | None) -> str | None:
+    """A ruleset named by a path is read relative to the file that names it."""
+    if rid is None or not rid.endswith((".yaml", ".yml")):
+        return rid
+    candidate = (Path(path).parent / rid).resolve()
+    return str(candidate) if candidate.is_file() else rid
 
 
 def _yaml_under(root: Path, limit: int) -> list[str]:
