@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,19 @@ def test_a_ruleset_named_by_a_path_is_read_relative_to_the_file(ws):
     ws.set_buffer(str(scenario), text.replace("|", ""))
     labels = {i.label for i in completion.complete(ws, str(scenario), text.replace("|", ""), line, col)}
     assert {"field@P1", "spirits@P2"} <= labels
+
+
+def test_tcg_check_does_not_import_the_language_server():
+    code = ("import sys; from interpreter.cli import main; main(['check', 'cards/ucb/core.yaml']); "
+            "print(sorted(m for m in sys.modules "
+            "if m.startswith(('pygls', 'lsprotocol', 'interpreter.lsp'))))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_without_pygls_tcg_lsp_says_how_to_install_it():
+    code = ("import sys; sys.modules['pygls'] = None; from interpreter.cli import main; "
+            "sys.exit(main(['lsp']))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2
+    assert "pip install -e '.[lsp]'" in run.stderr and "Traceback" not in run.stderr
