@@ -55,7 +55,7 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def deck_of(doc: Doc) -> Deck:
-    """A loaded deck file's sections (an editor's unsaved buffer has no file to read)."""
+    """The deck a loaded deck file lists."""
     data = doc.data if isinstance(doc.data, dict) else {}
     sections = {k: [name for name, n in v.items() for _ in range(n if isinstance(n, int) else 0)]
                 for k, v in data.items() if isinstance(v, dict)}
