@@ -127,3 +127,28 @@ def test_without_pygls_tcg_lsp_says_how_to_install_it():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 2
     assert "pip install -e '.[lsp]'" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("name", ["cards/ucb/characters.yaml", "rulesets/kannagi.yaml",
+                                  "cards/ucb/decks/aka_sokkou.yaml", "rulesets/ultimate.forbid.yaml",
+                                  "tests/scenarios/dannokomachi/battle_options.yaml"])
+def test_no_position_of_a_file_being_typed_raises(ws, name):
+    """Every feature at 60 places of a bundled file, typed up to there (the text cut at
+    the cursor, as it is while typing) and whole."""
+    path = str(ROOT / name)
+    whole = (ROOT / name).read_text(encoding="utf-8")
+    for offset in range(0, len(whole), len(whole) // 60 + 1):
+        line = whole.count("\n", 0, offset)
+        col = offset - (whole.rfind("\n", 0, offset) + 1)
+        for text in (whole[:offset], whole):
+            ws.set_buffer(path, text)
+            completion.complete(ws, path, text, line, col)
+            hover.hover(ws, path, text, line, col)
+            definition.definition(ws, path, text, line, col)
+
+
+def test_a_ruleset_its_schema_refuses_gives_no_names_rather_than_an_error(ws):
+    path = str(ROOT / "rulesets" / "typing.yaml")
+    text = "id: typing\nname: t\nzones: {hand: {}}\nverbs:\n  draw:\n    params: pla\n    do: \"\"\n"
+    ws.set_buffer(path, text)
+    assert completion.complete(ws, path, text, 6, 9) == []

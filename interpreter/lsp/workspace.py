@@ -8,6 +8,7 @@ again only when one of those files changes.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
 from interpreter.load.yamlpos import Doc, load_text
-from interpreter.run.loading import load_game
+from interpreter.run.loading import load_game, validate
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
 _RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
@@ -35,9 +36,10 @@ class Entry:
     absolute path of a ruleset file named by a path relative to this file)."""
 
     text: str
-    doc: Doc | None
+    doc: Doc | None  # None when the text does not parse, or is a ruleset its schema refuses
     kind: str
     rid: str | None
+    stamp: tuple[int, int] | None = None  # a file's (mtime, size) when read from disk
 
 
 class Workspace:
@@ -61,13 +63,17 @@ class Workspace:
 
     # --- files ----------------------------------------------------------------------------
     def entry(self, path: str) -> Entry | None:
-        text = self.buffers.get(path)
+        text, stamp = self.buffers.get(path), None
+        old = self._entries.get(path)
         if text is None:
             try:
+                stat = os.stat(path)
+                stamp = (stat.st_mtime_ns, stat.st_size)
+                if old is not None and old.stamp == stamp:
+                    return old
                 text = Path(path).read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError):
                 return None
-        old = self._entries.get(path)
         if old is not None and old.text == text:
             return old
         try:
@@ -76,7 +82,9 @@ class Workspace:
             doc = None
         # a text that does not parse (yet) is classified by its top-level keys
         kind = kind_of(doc or Doc(path, text, dict.fromkeys(_TOP_KEY.findall(text))))
-        entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)))
+        if doc is not None and kind == "ruleset" and validate(doc, "ruleset"):
+            doc = None  # its name tables are read without further checks
+        entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)), stamp)
         return entry
 
     def ruleset_paths(self) -> list[str]:
