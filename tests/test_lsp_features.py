@@ -45,6 +45,9 @@ def test_effect_text_offers_by_position(ws):
         <= everything
     assert "moved" not in everything
     assert {"moved", "summon", "attack"} <= _labels(ws, CARD.format("when |"))
+    assert {"attack", "play", "destroy"} <= _labels(ws, CARD.format("cannot |"))
+    replaced = _labels(ws, CARD.format("instead |"))
+    assert "damage" in replaced and "moved" not in replaced
     members = _labels(ws, CARD.format("when summon where card == self: card.|"))
     assert {"power", "cost", "tapped", "owner"} <= members and "draw" not in members
     assert "炎の剣士" in _labels(ws, CARD.format("static: (battle(you) where name == 「|"))

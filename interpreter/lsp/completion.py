@@ -58,8 +58,13 @@ def effect_items(ws: Workspace, rid: str | None, names: Names, before: str,
     if re.search(r"\.\w*$", before):
         members = {*names.properties, *names.states, *names.counters, *names.resources, *CARD_ATTRS}
         return [_item(m, Kind.Field, "member") for m in sorted(members)]
-    if re.search(r"(?:^|[\s:,])(?:when|at|instead)\s+\w*$", before):
+    if re.search(r"(?:^|[\s:,])(?:when|at)\s+\w*$", before):
         return [_item(e, Kind.Event, "event") for e in sorted(names.events)]
+    if re.search(r"(?:^|[\s:,])instead\s+\w*$", before):
+        return [_call(v, params, "verb") for v, params in names.verbs.items()]
+    if re.search(r"(?:^|[\s:,])(?:cannot|can)\s+\w*$", before):
+        return [*(_item(a, Kind.Method, "action") for a in sorted(names.actions)),
+                *(_call(v, params, "verb") for v, params in names.verbs.items())]
     items = [*(_call(v, params, "verb") for v, params in names.verbs.items()),
              *(_call(p, spec.params, "primitive") for p, spec in PRIMITIVES.items()),
              *(_item(f, Kind.Function, f"function: {doc}") for f, (_, _, doc) in FUNCTIONS.items()),
