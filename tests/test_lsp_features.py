@@ -72,6 +72,14 @@ def test_a_cards_keys_and_enum_values_come_from_the_ruleset(ws):
     assert _labels(ws, "ruleset: ucb\ncards:\n  - name: x\n    asterisk: |\n") == {"true", "false"}
 
 
+def test_other_keys_and_values_come_from_the_schemas_and_the_ruleset(ws):
+    ruleset = "id: lsp_test\nname: t\nzones: {hand: {}}\nactions: {play: {do: ''}}\n"
+    assert _labels(ws, ruleset + "resolution: |\n") == {"stack", "queue"}
+    assert {"phase", "do", "actions", "if"} <= _labels(ws, ruleset + "turn:\n  - phase: main\n    |\n")
+    assert _labels(ws, ruleset + "turn:\n  - phase: main\n    actions: [|]\n") == {"play"}
+    assert {"state", "expect", "decisions"} <= _labels(ws, "ruleset: ucb\nstate: {}\n|\n")
+
+
 def test_place_reads_the_enclosing_keys_of_a_block_scalar():
     lines = ["verbs:", "  draw:", "    do: |", "      repeat n {", "        move("]
     place = place_at(lines, 4, 13)
@@ -150,8 +158,12 @@ def test_no_position_of_a_file_being_typed_raises(ws, name):
             definition.definition(ws, path, text, line, col)
 
 
-def test_a_ruleset_its_schema_refuses_gives_no_names_rather_than_an_error(ws):
+def test_a_ruleset_half_typed_lends_the_names_of_its_last_good_text(ws):
     path = str(ROOT / "rulesets" / "typing.yaml")
-    text = "id: typing\nname: t\nzones: {hand: {}}\nverbs:\n  draw:\n    params: pla\n    do: \"\"\n"
-    ws.set_buffer(path, text)
-    assert completion.complete(ws, path, text, 6, 9) == []
+    good = "id: typing\nname: t\nzones: {hand: {}}\nverbs:\n  draw:\n    params: {n: number}\n    do: \"\"\n"
+    ws.set_buffer(path, good)
+    assert ws.names("typing") is not None
+    typing = good.replace("{n: number}", "pla").replace('do: ""', 'do: "dr"')
+    ws.set_buffer(path, typing)
+    labels = {i.label for i in completion.complete(ws, path, typing, 6, 12)}
+    assert {"draw", "hand", "n"} <= labels

@@ -4,6 +4,7 @@ inside effect text, for a card's keys and enum values, for the card names of a d
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lsprotocol import types
 
@@ -11,6 +12,7 @@ from interpreter.check.schema_gen import phases
 from interpreter.compile.names import ENGINE_EVENTS, FUNCTIONS, Names
 from interpreter.engine.primitives import PRIMITIVES, Param
 from interpreter.engine.state import CARD_ATTRS
+from interpreter.load.schema import KINDS, schema
 from interpreter.lsp.context import effect_before, place_at
 from interpreter.lsp.workspace import Workspace
 
@@ -28,13 +30,13 @@ _TRIGGER = re.compile(r"(?:^|[\s:,])(?:when|at)\s+(\w+)")
 def complete(ws: Workspace, path: str, text: str, line: int, col: int) -> list[types.CompletionItem]:
     entry = ws.entry(path)
     kind, rid = (entry.kind, entry.rid) if entry is not None else ("", None)
-    names = ws.names(rid)
-    if names is None:
-        return []
     lines = text.splitlines() or [""]
     place = place_at(lines, line, col)
     before = effect_before(lines, line, col, place)
     current = lines[line][:col] if line < len(lines) else ""
+    names = ws.names(rid)
+    if names is None:  # no ruleset to name anything: what the file's schema allows
+        return [] if before is not None else _from_schema(kind, place.keys, place.in_value, current)
     if before is not None and kind in ("ruleset", "cards", ""):
         return effect_items(ws, rid, names, before, place.keys)
     if kind == "deck" and place.keys and not place.in_value and len(place.keys) == 1:
@@ -47,7 +49,47 @@ def complete(ws: Workspace, path: str, text: str, line: int, col: int) -> list[t
         return _card_keys(ws, rid) if ":" not in current.lstrip(" -") else []
     if kind == "cards" and len(place.keys) == 2 and place.keys[0] == "cards" and place.in_value:
         return _values(ws.ruleset(rid).data.get("properties") or {}, place.keys[1])
-    return []
+    if kind == "ruleset" and place.in_value and place.keys[-1] in ("actions", "ability_zones"):
+        declared = names.actions if place.keys[-1] == "actions" else names.zones
+        return [_item(n, Kind.Reference, place.keys[-1]) for n in sorted(declared)]
+    return _from_schema(kind, place.keys, place.in_value, current)
+
+
+def _from_schema(kind: str, keys: tuple[str, ...], in_value: bool, current: str
+                 ) -> list[types.CompletionItem]:
+    """The keys a file's schema allows where the cursor is, or the values it enumerates."""
+    if kind not in KINDS or (not in_value and ":" in current.lstrip(" -")):
+        return []
+    node: Any = schema(kind)
+    for key in keys:
+        node = _child(node, key)
+        if node is None:
+            return []
+    node = _items(node)
+    if in_value:
+        values = node.get("enum") or (["true", "false"] if node.get("type") == "boolean" else [])
+        return [_item(str(v), Kind.Value, node.get("description", "")) for v in values]
+    return [_item(k, Kind.Property, (v.get("description") or "") if isinstance(v, dict) else "",
+                  insert=f"{k}: ")
+            for k, v in (node.get("properties") or {}).items()]
+
+
+def _child(node: dict, key: str) -> dict | None:
+    node = _items(node)
+    for option in (node, *node.get("oneOf", ()), *node.get("anyOf", ())):
+        option = _items(option)
+        found = (option.get("properties") or {}).get(key)
+        if isinstance(found, dict):
+            return found
+    extra = node.get("additionalProperties")
+    return extra if isinstance(extra, dict) else None
+
+
+def _items(node: dict) -> dict:
+    """Lists are transparent in a path of keys: a list's node is its items'."""
+    while node.get("type") == "array" and isinstance(node.get("items"), dict):
+        node = node["items"]
+    return node
 
 
 def effect_items(ws: Workspace, rid: str | None, names: Names, before: str,

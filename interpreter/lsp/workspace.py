@@ -49,6 +49,9 @@ class Workspace:
         self._entries: dict[str, Entry] = {}
         self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
         self._games: dict[str, tuple[tuple, Game | DiagnosticError]] = {}
+        # each ruleset file's last text its schema accepts: its names stay known while a
+        # change is half typed
+        self._good: dict[str, Doc] = {}
 
     # --- what the editor tells us -------------------------------------------------------
     def set_buffer(self, path: str, text: str) -> None:
@@ -82,8 +85,11 @@ class Workspace:
             doc = None
         # a text that does not parse (yet) is classified by its top-level keys
         kind = kind_of(doc or Doc(path, text, dict.fromkeys(_TOP_KEY.findall(text))))
-        if doc is not None and kind == "ruleset" and validate(doc, "ruleset"):
-            doc = None  # its name tables are read without further checks
+        if doc is not None and kind == "ruleset":
+            if validate(doc, "ruleset"):
+                doc = None  # its name tables are read without further checks
+            else:
+                self._good[path] = doc
         entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)), stamp)
         return entry
 
@@ -101,12 +107,12 @@ class Workspace:
     def rulesets(self) -> dict[str, Doc]:
         """id -> ruleset, of the workspace's rulesets; when two share an id, the one named
         rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
-        entries = [e for e in map(self.entry, self.ruleset_paths())
-                   if e is not None and e.doc is not None and e.kind == "ruleset" and e.rid]
-        entries.sort(key=lambda e: Path(e.doc.path).parts[-2:] != ("rulesets", f"{e.rid}.yaml"))
+        found = [(e.rid, self._good[p]) for p in self.ruleset_paths()
+                 if (e := self.entry(p)) is not None and e.kind == "ruleset" and e.rid and p in self._good]
+        found.sort(key=lambda f: Path(f[1].path).parts[-2:] != ("rulesets", f"{f[0]}.yaml"))
         out: dict[str, Doc] = {}
-        for e in entries:
-            out.setdefault(e.rid, e.doc)
+        for rid, doc in found:
+            out.setdefault(rid, doc)
         return out
 
     def ruleset(self, rid: str | None) -> Doc | None:
@@ -119,8 +125,8 @@ class Workspace:
             path = files.ruleset_path(rid)
         except DiagnosticError:
             return None
-        entry = self.entry(str(path.resolve()))
-        return entry.doc if entry is not None and entry.kind == "ruleset" else None
+        self.entry(str(path.resolve()))
+        return self._good.get(str(path.resolve()))
 
     def card_docs(self, rid: str) -> list[Doc]:
         """The card sets of `rid`: those in cards/<id>/ beside its rulesets folder (as
