@@ -81,9 +81,10 @@ def test_other_keys_and_values_come_from_the_schemas_and_the_ruleset(ws):
 
 
 def test_place_reads_the_enclosing_keys_of_a_block_scalar():
-    lines = ["verbs:", "  draw:", "    do: |", "      repeat n {", "        move("]
+    lines = ["verbs:", "  draw:", "    do: |", "      repeat n {", "        move(", "      when x: y"]
     place = place_at(lines, 4, 13)
     assert place.keys == ("verbs", "draw", "do") and place.in_value
+    assert place_at(lines, 5, 8) == place
 
 
 def test_hover_on_a_rulesets_top_level_key_quotes_the_reference(ws):

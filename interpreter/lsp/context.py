@@ -30,41 +30,45 @@ class Place:
 
 def place_at(lines: list[str], line: int, col: int) -> Place:
     text = lines[line] if line < len(lines) else ""
-    keys: list[str] = []
-    in_value, value_start = False, None
-    indent = _indent(text) if text.strip() else col
+    own, value_start, indent = _on_line(text, line, col)
+    parents, block = _parents(lines, line, indent)
+    if block is not None:  # inside a `key: |` block every line is its text, colons or not
+        return Place(parents, True, (block, 0))
+    return Place((*parents, *own), value_start is not None, value_start)
+
+
+def _on_line(text: str, line: int, col: int) -> tuple[tuple[str, ...], tuple[int, int] | None, int]:
+    """The cursor's own line: the key whose value it is in (if any), where that value
+    starts, and the indentation above which the parents are."""
     match = _KEY.match(text)
-    if match and col >= match.end():
-        keys.append(match.group(2).strip())
-        in_value, value_start = True, (line, match.end())
-        indent = len(match.group(1))
-    elif match:
-        indent = len(match.group(1))
-    else:
-        item = _ITEM.match(text)
-        if item and col >= item.end():
-            in_value, value_start = True, (line, item.end())
-        if item:
-            indent = len(item.group(1)) + 1  # an item belongs to the key above it
-    block_start = None
+    if match:
+        if col >= match.end():
+            return (match.group(2).strip(),), (line, match.end()), len(match.group(1))
+        return (), None, len(match.group(1))
+    item = _ITEM.match(text)
+    if item:  # an item belongs to the key above it
+        return (), (line, item.end()) if col >= item.end() else None, len(item.group(1)) + 1
+    return (), None, _indent(text) if text.strip() else col
+
+
+def _parents(lines: list[str], line: int, indent: int) -> tuple[tuple[str, ...], int | None]:
+    """The keys enclosing a line indented `indent`, outermost first, and the line after the
+    innermost one's when it opens a block scalar (`do: |`)."""
+    keys: list[str] = []
+    block = None
     for above in range(line - 1, -1, -1):
         row = lines[above]
-        if not row.strip() or row.lstrip().startswith("#"):
-            continue
-        own = _indent(row)
-        if own >= indent:
+        if not row.strip() or row.lstrip().startswith("#") or _indent(row) >= indent:
             continue
         key = _KEY.match(row)
         if key and key.start(2) < indent:  # (in `- key: v` the key is the item's, not a parent)
+            if not keys and _BLOCK.search(row[key.end():]):
+                block = above + 1
             keys.insert(0, key.group(2).strip())
-            if not in_value and block_start is None and _BLOCK.search(row[key.end():]):
-                in_value, block_start = True, (above + 1, 0)
-        indent = own
+        indent = _indent(row)
         if indent == 0:
             break
-    if block_start is not None:
-        value_start = block_start
-    return Place(tuple(keys), in_value, value_start)
+    return tuple(keys), block
 
 
 def effect_before(lines: list[str], line: int, col: int, place: Place) -> str | None:
