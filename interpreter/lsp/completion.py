@@ -37,7 +37,7 @@ def complete(ws: Workspace, path: str, text: str, line: int, col: int) -> list[t
     names = ws.names(rid)
     if names is None:  # no ruleset to name anything: what the file's schema allows
         return [] if before is not None else _from_schema(kind, place.keys, place.in_value, current)
-    if before is not None and kind in ("ruleset", "cards", ""):
+    if before is not None and kind in ("ruleset", "cards"):
         return effect_items(ws, rid, names, before, place.keys)
     if kind == "deck" and place.keys and not place.in_value and len(place.keys) == 1:
         return [_card(n, insert=f"{n}: ") for n in ws.cards_named(rid)]

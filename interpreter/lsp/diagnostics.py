@@ -26,7 +26,6 @@ def diagnose(ws: Workspace, path: str, text: str) -> list[types.Diagnostic]:
         return []
     entry = ws.entry(path)
     rid = entry.rid if entry is not None else None
-
     ruleset = ws.ruleset(rid)
     named = ruleset_id(text)  # as the file writes it: a path is read relative to the file
     rulesets = {named: ruleset} if named and ruleset is not None else {}

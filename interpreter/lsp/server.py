@@ -8,6 +8,7 @@ positions to the client's units, and debounces checking while the user types.
 from __future__ import annotations
 
 import asyncio
+from importlib import metadata
 from pathlib import Path
 
 from lsprotocol import types
@@ -24,7 +25,7 @@ TRIGGERS = [".", "「", "(", " "]
 
 class TcgServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("tcg", "0.1.0")
+        super().__init__("tcg", _version())
         self._workspace: Workspace | None = None
         self._pending: dict[str, asyncio.TimerHandle] = {}
 
@@ -151,6 +152,13 @@ def on_definition(ls: TcgServer, params: types.DefinitionParams) -> types.Locati
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_actions(ls: TcgServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     return diagnostics.quick_fixes(params.text_document.uri, list(params.context.diagnostics))
+
+
+def _version() -> str:
+    try:
+        return metadata.version("tcg-interpreter")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
 
 
 def main() -> None:
