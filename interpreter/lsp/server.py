@@ -23,6 +23,13 @@ DELAY = 0.03  # seconds of quiet typing before a file is checked again (a check 
 TRIGGERS = [".", "「", "(", " "]
 
 
+def _version() -> str:
+    try:
+        return metadata.version("tcg-interpreter")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
 class TcgServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("tcg", _version())
@@ -152,13 +159,6 @@ def on_definition(ls: TcgServer, params: types.DefinitionParams) -> types.Locati
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_actions(ls: TcgServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     return diagnostics.quick_fixes(params.text_document.uri, list(params.context.diagnostics))
-
-
-def _version() -> str:
-    try:
-        return metadata.version("tcg-interpreter")
-    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
-        return "unknown"
 
 
 def main() -> None:
