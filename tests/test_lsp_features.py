@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("lsprotocol")
 
-from interpreter.lsp import completion, definition, hover  # noqa: E402
+from interpreter.lsp import completion, definition, diagnostics, hover  # noqa: E402
 from interpreter.lsp.context import place_at  # noqa: E402
 from interpreter.lsp.workspace import Workspace  # noqa: E402
 
@@ -168,3 +168,21 @@ def test_a_ruleset_half_typed_lends_the_names_of_its_last_good_text(ws):
     ws.set_buffer(path, typing)
     labels = {i.label for i in completion.complete(ws, path, typing, 6, 12)}
     assert {"draw", "hand", "n"} <= labels
+
+
+def test_a_misspelt_key_is_fixed_where_it_is_written(ws):
+    path = str(ROOT / "unsaved.yaml")
+    text = "ruleset: ucb\ncards:\n  - name: x\n    kind: character\n    cots: 1\n"
+    ws.set_buffer(path, text)
+    found = diagnostics.diagnose(ws, path, text)
+    fixes = diagnostics.quick_fixes("file:///unsaved.yaml", found)
+    edit = fixes[0].edit.changes["file:///unsaved.yaml"][0]
+    assert (edit.range.start.line, edit.range.start.character, edit.range.end.character) == (4, 4, 8)
+    assert edit.new_text == "cost"
+
+
+def test_a_new_card_set_without_its_ruleset_is_still_checked(ws):
+    path = str(ROOT / "unsaved.yaml")
+    text = "cards:\n  - name: x\n"
+    ws.set_buffer(path, text)
+    assert diagnostics.diagnose(ws, path, text)

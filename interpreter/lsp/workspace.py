@@ -173,9 +173,10 @@ class Workspace:
 
 
 def is_game_file(text: str) -> bool:
-    """Whether a YAML text is one of ours: it names its ruleset, or it is a ruleset. An editor
-    hands the server every YAML file (CI workflows, configs...): those are left alone."""
-    return bool(re.search(r"^ruleset:", text, re.M)) or (
+    """Whether a YAML text is one of ours: it names its ruleset, lists cards, or is a
+    ruleset. An editor hands the server every YAML file (CI workflows, configs...): those
+    are left alone."""
+    return bool(re.search(r"^(?:ruleset|cards):", text, re.M)) or (
         bool(re.search(r"^id:", text, re.M)) and bool(_RULESET.search(text)))
 
 
