@@ -87,3 +87,12 @@ def test_cli_names_an_unknown_ruleset():
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 2
     assert "did you mean 'ucb'?" in run.stdout and "Traceback" not in run.stderr
+
+
+def test_cli_says_when_it_cannot_write(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "schema", "ucb", "--out",
+                          str(blocker / "schemas")], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2
+    assert f"cannot write {blocker / 'schemas'}" in run.stderr and "Traceback" not in run.stderr

@@ -33,13 +33,20 @@ def ruleset_schemas(ruleset: Mapping[str, Any], card_names: Iterable[str]) -> di
 
 
 def write_schemas(ruleset: Mapping[str, Any], card_names: Iterable[str], out: Path) -> list[Path]:
-    """Write `<id>.<kind>.schema.json` for each kind into `out`; the paths written."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Write `<id>.<kind>.schema.json` for each kind into `out`; the paths written. Raises
+    TcgError naming the file that cannot be written."""
+    from interpreter.diagnostics import TcgError
+
     written = []
-    for kind, schema in ruleset_schemas(ruleset, card_names).items():
-        path = out / f"{ruleset.get('id', 'ruleset')}.{kind}.schema.json"
-        path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        written.append(path)
+    path = out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for kind, schema in ruleset_schemas(ruleset, card_names).items():
+            path = out / f"{ruleset.get('id', 'ruleset')}.{kind}.schema.json"
+            path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            written.append(path)
+    except OSError as e:
+        raise TcgError(f"cannot write {path}: {e.strerror or e}") from None
     return written
 
 
