@@ -33,8 +33,12 @@ def _recording_client() -> LanguageClient:
         client.published[params.uri, params.version] = list(params.diagnostics)
         client.publications[params.uri] = client.publications.get(params.uri, 0) + 1
 
+    def register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations = [r.method for r in params.registrations]
+
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES,
-                                   types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish})
+                                   types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
+                                   types.CLIENT_REGISTER_CAPABILITY: register})
     return client
 
 
@@ -224,3 +228,28 @@ async def test_editing_the_ruleset_rechecks_its_open_card_sets(client, tmp_path)
     await asyncio.wait_for(rechecked(), 30)
     found = client.diagnostics[cards]
     assert [d.code for d in found] == ["UNKNOWN-VERB"] and "unknown verb 'pong'" in found[0].message
+
+
+async def test_a_ruleset_changed_on_disk_rechecks_the_open_files(client, tmp_path):
+    """The server asks to hear of YAML files changing on disk; when told, it reads them again."""
+    assert client.registrations == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    ruleset_file = folder / "lsp_disk.yaml"
+    mini = (ROOT / "tests" / "rulesets" / "mini.yaml").read_text(encoding="utf-8")
+    ruleset_file.write_text(mini.replace("id: mini", "id: lsp_disk"), encoding="utf-8")
+    cards = _open(client, tmp_path, "cards.yaml", f"ruleset: {ruleset_file}\ncards:\n"
+                  "  - {name: a, abilities: ['when ping where card == self: pong()']}\n")
+    assert await _published(client, cards, 1) == []
+    before = client.publications[cards]
+    ruleset_file.write_text(mini.replace("id: mini", "id: lsp_disk").replace("  pong:", "  pang:"),
+                            encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        [types.FileEvent(uri=ruleset_file.as_uri(), type=types.FileChangeType.Changed)]))
+
+    async def rechecked() -> None:
+        while client.publications[cards] == before:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(rechecked(), 30)
+    assert [d.code for d in client.diagnostics[cards]] == ["UNKNOWN-VERB"]

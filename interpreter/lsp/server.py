@@ -92,6 +92,19 @@ class TcgServer(LanguageServer):
 server = TcgServer()
 
 
+@server.feature(types.INITIALIZED)
+def initialized(ls: TcgServer, params: types.InitializedParams) -> None:
+    """Ask the editor to say when YAML files are created, changed or deleted on disk (a
+    ruleset or card set changed by another program re-checks the open files)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    if watched and watched.dynamic_registration:
+        watcher = types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")
+        ls.client_register_capability(types.RegistrationParams([types.Registration(
+            id="tcg-yaml-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions([watcher]))]))
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: TcgServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.check(params.text_document.uri)
