@@ -123,6 +123,8 @@ def _parser() -> argparse.ArgumentParser:
                           "(with --out: OUT/swap/ and OUT/ablation.json)")
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
+    _add_schema(sub)
+    _add_lsp(sub)
     return p
 
 
@@ -403,6 +405,51 @@ def _replay(args: argparse.Namespace) -> int:
     ok, message = replay(args.log)
     print(("replay: identical — " if ok else "replay: DIFFERENT — ") + message)
     return 0 if ok else 1
+
+
+
+def _add_schema(sub) -> None:
+    schema = sub.add_parser("schema", help="write JSON Schemas narrowed to one ruleset (for editors)",
+                            description="Writes ID.cards/deck/scenario.schema.json (draft-07): card "
+                                        "properties typed with their enum values, the card names a "
+                                        "deck may list, a scenario's zones, players, phases and states. "
+                                        "Point yaml-language-server at them with a "
+                                        "'# yaml-language-server: $schema=PATH' first line.")
+    schema.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
+    schema.add_argument("--out", default=".", metavar="DIR", help="where to write them (default: .)")
+    schema.set_defaults(run=_schema)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from interpreter.check.schema_gen import load_declarations, write_schemas
+
+    ruleset, names = load_declarations(args.ruleset)
+    for path in write_schemas(ruleset, names, Path(args.out)):
+        print(path)
+    return 0
+
+
+
+def _add_lsp(sub) -> None:
+    lsp = sub.add_parser("lsp", help="run the language server over stdio (for editors)",
+                         description="Diagnostics as you type (those of tcg check), completion, hover, "
+                                     "go to definition and quick fixes for rulesets, card sets, decks, "
+                                     "scenarios and forbid lists. Needs the lsp extra: "
+                                     "pip install -e '.[lsp]'. See docs/EDITORS.md.")
+    lsp.add_argument("--stdio", action="store_true", help="accepted for editors that pass it "
+                                                          "(stdio is the only transport)")
+    lsp.set_defaults(run=_lsp)
+
+
+def _lsp(args: argparse.Namespace) -> int:
+    from interpreter.diagnostics import TcgError
+
+    try:
+        from interpreter.lsp.server import main as serve
+    except ImportError as e:
+        raise TcgError(f"the language server needs pygls ({e}): pip install -e '.[lsp]'") from None
+    serve()
+    return 0
 
 
 if __name__ == "__main__":

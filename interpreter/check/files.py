@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from interpreter.check import forbid
@@ -13,7 +14,7 @@ from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
 from interpreter.engine.game import Game
 from interpreter.load import confine, files
-from interpreter.load.yamlpos import Doc, load_yaml
+from interpreter.load.yamlpos import Doc, load_text, load_yaml
 from interpreter.run.loading import load_game, validate
 
 
@@ -267,3 +268,42 @@ def _quiet_load(path: Path) -> list[Doc]:
         return [load_yaml(path)]
     except DiagnosticError:
         return []
+
+
+def check_text(path: str, text: str, rulesets: Mapping[str, Doc] | None = None,
+               game_for: Callable[[str], Game] = load_game) -> Report:
+    """One file checked as `check_paths` checks it, read from `text` (an editor's unsaved
+    buffer): the language server's entry. A card set or forbid list is checked against
+    `rulesets` (id -> ruleset, e.g. those of the editor's workspace) before the bundled
+    ones; a deck against `game_for(its ruleset)`."""
+    report = Report()
+    doc = _collect(report, lambda: load_text(text, path))
+    if doc is None:
+        return report
+    kind = kind_of(doc)
+    report.extend(validate(doc, kind))
+    if report.diagnostics:
+        return report
+    rid = doc.data.get("ruleset")
+    ruleset_doc = None
+    if kind in ("cards", "forbid"):
+        ruleset_doc = (rulesets or {}).get(rid) or _bundled(rid, doc, report)
+    if kind == "ruleset":
+        _collect(report, lambda: build_game(doc, []))
+        report.extend(forbid.for_ruleset(doc)[0].diagnostics)
+    elif kind == "forbid" and ruleset_doc is not None:
+        names = forbid.for_ruleset(ruleset_doc)[1]
+        report.extend(forbid.compile_entries(doc, ("forbid",), names).diagnostics)
+    elif kind == "cards" and ruleset_doc is not None:
+        _collect(report, lambda: build_game(ruleset_doc, [doc]))
+        report.extend(_forbidden(ruleset_doc, [doc]))
+    elif kind == "deck":
+        deck = _collect(report, lambda: files.deck_of(doc))
+        game = _collect(report, lambda: game_for(rid)) if deck is not None else None
+        if deck is not None and game is not None:
+            report.extend(check_deck(game, deck))
+    elif kind == "scenario" and not doc.data.get("cards"):  # (extra card sets: not yet)
+        game = _collect(report, lambda: game_for(rid))
+        if game is not None:
+            report.extend(check_scenario(game, doc))
+    return report

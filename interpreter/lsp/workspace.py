@@ -1,0 +1,221 @@
+"""What the language server knows of the editor's workspace: its rulesets and card sets,
+read from the unsaved buffers first and the disk otherwise, parsed once per text.
+
+A card set is checked against the ruleset of the workspace with its id (else the bundled
+one); a deck against the game built from that ruleset and its card sets. The game is built
+again only when one of those files changes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.check.files import kind_of
+from interpreter.compile.build import build_game
+from interpreter.compile.names import Names, ruleset_names
+from interpreter.diagnostics import DiagnosticError
+from interpreter.engine.game import Game
+from interpreter.load import files
+from interpreter.load.yamlpos import Doc, load_text
+from interpreter.run.loading import load_game, validate
+
+_SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
+_RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
+_TOP_KEY = re.compile(r"^([^\s#:'\"-][^:#]*):", re.M)
+_RULESET_KEY = re.compile(r"^(?:ruleset|id):[ \t]*[\"']?([^\s\"'#]+)", re.M)
+MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A parsed file: its text (to tell when it changed), kind and ruleset (an id, or the
+    absolute path of a ruleset file named by a path relative to this file)."""
+
+    text: str
+    doc: Doc | None  # None when the text does not parse, or is a ruleset its schema refuses
+    kind: str
+    rid: str | None
+    stamp: tuple[int, int] | None = None  # a file's (mtime, size) when read from disk
+
+
+class Workspace:
+    def __init__(self, roots: Iterable[Path] = ()) -> None:
+        self.roots = [Path(r) for r in roots]
+        self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
+        self._entries: dict[str, Entry] = {}
+        self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
+        self._games: dict[str, tuple[tuple, Game | DiagnosticError]] = {}
+        # each ruleset file's last text its schema accepts: its names stay known while a
+        # change is half typed
+        self._good: dict[str, Doc] = {}
+
+    # --- what the editor tells us -------------------------------------------------------
+    def set_buffer(self, path: str, text: str) -> None:
+        self.buffers[path] = text
+
+    def drop_buffer(self, path: str) -> None:
+        self.buffers.pop(path, None)
+
+    def files_changed(self) -> None:
+        """Files were created or deleted on disk: look for them again."""
+        self._paths = None
+
+    # --- files ----------------------------------------------------------------------------
+    def entry(self, path: str) -> Entry | None:
+        text, stamp = self.buffers.get(path), None
+        old = self._entries.get(path)
+        if text is None:
+            try:
+                stat = os.stat(path)
+                stamp = (stat.st_mtime_ns, stat.st_size)
+                if old is not None and old.stamp == stamp:
+                    return old
+                text = Path(path).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                return None
+        if old is not None and old.text == text:
+            return old
+        try:
+            doc: Doc | None = load_text(text, path)
+        except DiagnosticError:
+            doc = None
+        # a text that does not parse (yet) is classified by its top-level keys
+        kind = kind_of(doc or Doc(path, text, dict.fromkeys(_TOP_KEY.findall(text))))
+        if doc is not None and kind == "ruleset":
+            if validate(doc, "ruleset"):
+                doc = None  # its name tables are read without further checks
+            else:
+                self._good[path] = doc
+        entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)), stamp)
+        return entry
+
+    def ruleset_paths(self) -> list[str]:
+        """The workspace's ruleset files (those open, and on disk those whose text has a
+        ruleset's top-level keys), found once and again after `files_changed`."""
+        if self._paths is None:
+            found: list[str] = []
+            for root in self.roots:
+                found += [p for p in _yaml_under(root, MAX_FILES - len(found)) if _looks_like_ruleset(p)]
+            self._paths = found
+        return sorted({*self._paths, *(p for p, t in self.buffers.items() if _RULESET.search(t))})
+
+    # --- rulesets, cards, games -------------------------------------------------------------
+    def rulesets(self) -> dict[str, Doc]:
+        """id -> ruleset, of the workspace's rulesets; when two share an id, the one named
+        rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
+        found = [(e.rid, self._good[p]) for p in self.ruleset_paths()
+                 if (e := self.entry(p)) is not None and e.kind == "ruleset" and e.rid and p in self._good]
+        found.sort(key=lambda f: Path(f[1].path).parts[-2:] != ("rulesets", f"{f[0]}.yaml"))
+        out: dict[str, Doc] = {}
+        for rid, doc in found:
+            out.setdefault(rid, doc)
+        return out
+
+    def ruleset(self, rid: str | None) -> Doc | None:
+        if not rid:
+            return None
+        found = self.rulesets().get(rid)
+        if found is not None:
+            return found
+        try:
+            path = files.ruleset_path(rid)
+        except DiagnosticError:
+            return None
+        self.entry(str(path.resolve()))
+        return self._good.get(str(path.resolve()))
+
+    def card_docs(self, rid: str) -> list[Doc]:
+        """The card sets of `rid`: those in cards/<id>/ beside its rulesets folder (as
+        `tcg play` finds them), and the open ones that name it."""
+        ruleset = self.ruleset(rid)
+        own = ruleset.data.get("id", rid) if ruleset is not None else rid
+        paths = {str(p.resolve()) for p in files.card_paths(own, Path(ruleset.path))} if ruleset else set()
+        paths |= {p for p in self.buffers if (e := self.entry(p)) is not None and e.rid in (rid, own)}
+        entries = (self.entry(p) for p in sorted(paths))
+        return [e.doc for e in entries if e is not None and e.doc is not None and e.kind == "cards"]
+
+    def names(self, rid: str | None) -> Names | None:
+        ruleset = self.ruleset(rid)
+        return ruleset_names(ruleset.data) if ruleset is not None else None
+
+    def game(self, rid: str) -> Game:
+        """The game of `rid` with all its card sets; raises DiagnosticError. Built again only
+        when the ruleset or a card set changed (a failure too: a deck being typed must not
+        rebuild a broken game at every keystroke)."""
+        ruleset = self.ruleset(rid)
+        if ruleset is None:
+            return load_game(rid)
+        cards = self.card_docs(rid)
+        key = (ruleset.text, *(d.text for d in cards))
+        cached = self._games.get(rid)
+        if cached is None or cached[0] != key:
+            try:
+                built: Game | DiagnosticError = build_game(ruleset, cards)
+            except DiagnosticError as e:
+                built = e
+            cached = self._games[rid] = (key, built)
+        if isinstance(cached[1], DiagnosticError):
+            raise cached[1]
+        return cached[1]
+
+    def cards_named(self, rid: str | None) -> dict[str, tuple[Doc, int]]:
+        """Card name -> (its card set, its index there), for completion and definitions."""
+        out: dict[str, tuple[Doc, int]] = {}
+        for doc in self.card_docs(rid) if rid else ():
+            for i, card in enumerate(doc.data.get("cards") or ()):
+                if isinstance(card, dict) and isinstance(card.get("name"), str):
+                    out.setdefault(card["name"], (doc, i))
+        return out
+
+
+def is_game_file(text: str) -> bool:
+    """Whether a YAML text is one of ours: it names its ruleset, lists cards, or is a
+    ruleset. An editor hands the server every YAML file (CI workflows, configs...): those
+    are left alone."""
+    return bool(re.search(r"^(?:ruleset|cards):", text, re.M)) or (
+        bool(re.search(r"^id:", text, re.M)) and bool(_RULESET.search(text)))
+
+
+def ruleset_id(text: str) -> str | None:
+    """The ruleset a file belongs to (`ruleset:`, or a ruleset's own `id:`), read from the
+    text so that it is known while the file does not parse."""
+    match = _RULESET_KEY.search(text)
+    return match.group(1) if match else None
+
+
+def _resolved(path: str, rid: str | None) -> str | None:
+    """A ruleset named by a path is read relative to the file that names it."""
+    if rid is None or not rid.endswith((".yaml", ".yml")):
+        return rid
+    candidate = (Path(path).parent / rid).resolve()
+    return str(candidate) if candidate.is_file() else rid
+
+
+def _yaml_under(root: Path, limit: int) -> list[str]:
+    out: list[str] = []
+    stack = [root]
+    while stack and len(out) < limit:
+        folder = stack.pop()
+        try:
+            children = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            if child.is_dir():
+                if child.name not in _SKIP and not child.name.startswith("."):
+                    stack.append(child)
+            elif child.suffix in (".yaml", ".yml"):
+                out.append(str(child.resolve()))
+    return out[:limit]
+
+
+def _looks_like_ruleset(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return bool(_RULESET.search(f.read(200_000)))
+    except OSError:
+        return False
