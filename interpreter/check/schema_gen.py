@@ -74,8 +74,9 @@ def _sections(ruleset: Mapping[str, Any]) -> set[str]:
 
 def _scenario(ruleset: Mapping[str, Any]) -> dict:
     schema = _specialise("scenario", ruleset)
-    zones = ruleset.get("zones") if isinstance(ruleset.get("zones"), Mapping) else {}
-    players = ruleset.get("players") if isinstance(ruleset.get("players"), int) else 2
+    zones_given, players_given = ruleset.get("zones"), ruleset.get("players")
+    zones: Mapping[str, Any] = zones_given if isinstance(zones_given, Mapping) else {}
+    players = players_given if isinstance(players_given, int) else 2
     zone = _zone_pattern(zones, players)
     zone_key = {"type": "string", "pattern": f"^{zone}$",
                 "description": "A zone of this ruleset: 'zone@P1' (a player's), 'zone' (shared)."}
