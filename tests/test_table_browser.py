@@ -133,7 +133,7 @@ def test_two_seats_play_in_two_pages(browser):
             mover = pages[table.g.decision.player]
             other = pages[1 - table.g.decision.player]
             mover.wait_for_selector("[data-option]:not([disabled])")
-            assert other.locator("[data-option]").count() == 0  # not its turn to decide
+            sync_api.expect(other.locator("[data-option]")).to_have_count(0)  # not its turn to decide
             before = table.version
             mover.locator("[data-option]").last.click()
             deadline = time.monotonic() + 10
