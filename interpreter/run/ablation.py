@@ -12,12 +12,12 @@ match the same: the difference and its interval are exactly 0.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from pathlib import Path
 
 from interpreter.diagnostics import TcgError, did_you_mean
+from interpreter.run import outputs
 from interpreter.run.stats import wilson
 
 ABLATION_JSON, SWAP_DIR = "ablation.json", "swap"
@@ -101,5 +101,4 @@ def mcnemar(b: int, c: int) -> float:
 def write_ablation(out: Path, plan, result: dict) -> None:
     doc = {"deck": plan.names[0], "swaps": [list(s) for s in plan.swaps], **result,
            "method": "paired by seed; exact McNemar test, Wilson interval on the discordant pairs"}
-    (out / ABLATION_JSON).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n",
-                                     encoding="utf-8")
+    outputs.write_json(out / ABLATION_JSON, doc)

@@ -13,14 +13,13 @@ pure function of the records, whatever backend, worker count or --resume produce
 
 from __future__ import annotations
 
-import csv
-import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from interpreter.run import outputs
 from interpreter.run.stats import newcombe, wilson
 
 CARDS_JSON, CARDS_CSV = "cards.json", "cards.csv"
@@ -196,12 +195,9 @@ def write_cards(out: Path, rows: list[dict], hand: tuple[str, ...]) -> None:
     doc = {"hand": list(hand), "columns": list(COLUMNS), "cards": [_rounded(r) for r in rows],
            "never_played": [{"deck": r["deck"], "card": r["card"], "drawn": r["drawn"],
                              "played": r["played"]} for r in never_played(rows)]}
-    (out / CARDS_JSON).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    with open(out / CARDS_CSV, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(COLUMNS)
-        for r in rows:
-            w.writerow(["" if r[c] is None else _round(r[c]) for c in COLUMNS])
+    outputs.write_json(out / CARDS_JSON, doc)
+    outputs.write_csv(out / CARDS_CSV, COLUMNS,
+                      (["" if r[c] is None else _round(r[c]) for c in COLUMNS] for r in rows))
 
 
 def _rounded(row: dict) -> dict:

@@ -10,6 +10,9 @@ that names the file.
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
+import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -105,6 +108,20 @@ def _mode_for(path: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def write_json(path: str | Path, doc: object) -> None:
+    """A result file in JSON, written whole (see replace_whole)."""
+    replace_whole(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+
+
+def write_csv(path: str | Path, header: Iterable[str], rows: Iterable[Iterable[object]]) -> None:
+    """A result table in CSV, written whole (see replace_whole)."""
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(header)
+    w.writerows(rows)
+    replace_whole(path, f.getvalue())
 
 
 def replace_whole(path: str | Path, text: str) -> None:

@@ -7,8 +7,6 @@ All pairs share one pool of workers (one Ray start, not one per pair).
 
 from __future__ import annotations
 
-import csv
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -16,6 +14,7 @@ from pathlib import Path
 
 from interpreter.diagnostics import TcgError
 from interpreter.load import files
+from interpreter.run import outputs
 from interpreter.run.backends import open_pool
 from interpreter.run.cards import card_rows, card_spec, deck_cards, sides, write_cards
 from interpreter.run.loading import load_game
@@ -124,12 +123,9 @@ def write_matrix(out: Path, rr: RoundRobin) -> None:
     doc = {"decks": [{"name": n, "path": p, "overall": rr.overall(i)}
                      for i, (n, p) in enumerate(zip(rr.names, rr.paths, strict=True))],
            "wins": rr.matrix(), "errors": rr.errors()}
-    (out / MATRIX_JSON).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    with open(out / MATRIX_CSV, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["deck", "opponent", "win_rate", "ci95_low", "ci95_high", "wins", "games"])
-        for i, row in enumerate(rr.matrix()):
-            for j, r in enumerate(row):
-                if r is not None:
-                    w.writerow([rr.names[i], rr.names[j], round(r["rate"], 6), round(r["ci95"][0], 6),
-                                round(r["ci95"][1], 6), r["count"], r["n"]])
+    outputs.write_json(out / MATRIX_JSON, doc)
+    outputs.write_csv(out / MATRIX_CSV, ["deck", "opponent", "win_rate", "ci95_low", "ci95_high", "wins",
+                                         "games"],
+                      ([rr.names[i], rr.names[j], round(r["rate"], 6), round(r["ci95"][0], 6),
+                        round(r["ci95"][1], 6), r["count"], r["n"]]
+                       for i, row in enumerate(rr.matrix()) for j, r in enumerate(row) if r is not None))

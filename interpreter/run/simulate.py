@@ -315,16 +315,9 @@ def _line(record: dict) -> str:
 
 
 def write_summary(out: Path, summary: dict) -> None:
-    import csv
-    import io
-
-    outputs.replace_whole(out / SUMMARY_JSON, json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
-    f = io.StringIO()
-    w = csv.writer(f)
-    w.writerow(["metric", "value", "ci95_low", "ci95_high", "count", "n"])
-    for row in summary_rows(summary):
-        w.writerow(row)
-    outputs.replace_whole(out / SUMMARY_CSV, f.getvalue())
+    outputs.write_json(out / SUMMARY_JSON, summary)
+    outputs.write_csv(out / SUMMARY_CSV, ["metric", "value", "ci95_low", "ci95_high", "count", "n"],
+                      summary_rows(summary))
 
 
 def summary_rows(s: dict) -> Iterator[list]:
