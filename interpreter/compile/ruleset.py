@@ -408,7 +408,8 @@ class RulesetBuilder:
             body = self._body((*at, "do"), {"player": "player", "card": "cards"},
                               bound=("player", "card"))  # (see vm._fire_state_rules)
             if each is not None:
-                out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", "")))
+                out.append(StateRule(d.get("id", f"rule{i}"), each, body, d.get("ref", ""),
+                                     together=d.get("matches") == "together"))
         return tuple(out)
 
     def _deck_rules(self) -> tuple:

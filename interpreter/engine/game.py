@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from interpreter.engine import kernel, limits, observe, vm
-from interpreter.engine.instructions import CallFromEnv, Speed, verb_speeds
+from interpreter.engine.instructions import CallFromEnv, Speed, Together, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.primitives import flippers, movers, numbers, setters
 from interpreter.engine.state import (
@@ -45,6 +45,7 @@ class Game:
         self.tokens = tokens
         self.program = program
         self.order_code = (OrderTriggers(),)
+        self.close_together = (Together(False),)  # (see vm._start_together)
         self.call_code = (CallFromEnv(),)
         self.offer_codes: dict[str, tuple] = {}  # see primitives.offer
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}

@@ -141,13 +141,15 @@ class WindowDef:
 
 @dataclass(frozen=True)
 class StateRule:
-    """Whenever `each` (evaluated for every player) finds cards, `body` runs for each of them."""
+    """Whenever `each` (evaluated for every player) finds cards, `body` runs for each of them:
+    all of them at once when `together` (vm._fire_state_rules), else one card at a time."""
 
     id: str
     each: ExprFn
     body: Code
     ref: str = ""
     reads: frozenset[str] | None = None  # change channels `each` reads (compile/reads.py)
+    together: bool = False
 
 
 @dataclass(frozen=True)

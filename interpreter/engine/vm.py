@@ -354,18 +354,43 @@ def settle_point(g: GameState) -> bool:
 def _fire_state_rules(g: GameState, rules: tuple | list) -> bool:
     """Rules that act whenever their condition holds (a power at 0 sends a card away...).
 
-    One card at a time: its `do` runs as an effect, then every rule looks again, so a card
-    that an earlier `do` already dealt with is not dealt with twice. A rule is not asked again
-    while nothing it reads changed since all of them last found nothing: `rules` are those
-    to ask (Game.rules_changed)."""
+    They are asked player by player (seat order), rule by rule; the first card found decides.
+    Found by a `one_at_a_time` rule, that card alone: its `do` runs as an effect, then every
+    rule looks again, so a card an earlier `do` already dealt with is not dealt with twice.
+    Found by a `together` rule: every card the `together` rules find, as one event
+    (_start_together). A rule is not asked again while nothing it reads changed since all of
+    them last found nothing: `rules` are those to ask (Game.rules_changed)."""
     for penv in g.game.player_envs:  # (read-only: an expression writes no variable)
         for rule in rules:
             found = as_cards(g, rule.each(g, penv))
             if found:
-                g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
+                if rule.together:
+                    _start_together(g, rules)
+                else:
+                    g.frames.append(Frame(rule.body, {**penv, "card": found[0]}, "effect"))
                 return True
     g.rules_at = g.version
     return False
+
+
+def _start_together(g: GameState, rules: tuple | list) -> None:
+    """Every card each `together` rule of `rules` finds now, for every player (seat order, rule
+    by rule; a card once, for the first rule finding it), gets that rule's `do`, all as one
+    effect inside a `simultaneously` block: nothing settles between them (they run as blocks;
+    the effect's end is the timing point) and the win/loss rules are asked once, after the
+    last (だんのこまち 1.4.3e: both players' dango removed at once, the turn player loses)."""
+    group: list[Frame] = []
+    taken: set[int] = set()
+    for penv in g.game.player_envs:
+        for rule in rules:
+            if rule.together:
+                for c in as_cards(g, rule.each(g, penv)):
+                    if c not in taken:
+                        taken.add(c)
+                        group.append(Frame(rule.body, {**penv, "card": c}, "block"))
+    g.atomic += 1  # (the Together at the bottom closes it, as at the end of `simultaneously`)
+    g.frames.append(Frame(g.game.close_together, {}, "effect"))
+    g.frames.extend(reversed(group))  # (the first on top: it runs first)
 
 
 def rules_changed(rules_with_reads: tuple) -> Callable[[dict, int], tuple | list]:
