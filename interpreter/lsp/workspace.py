@@ -150,7 +150,8 @@ class Workspace:
         if ruleset is None:
             return load_game(rid, extra)
         cards = self.card_docs(rid)
-        cards += [d for d in map(self._card_set, extra) if d not in cards]
+        have = {d.path for d in cards}
+        cards += [self._card_set(p) for p in extra if str(Path(p).resolve()) not in have]
         key = (ruleset.text, *(d.text for d in cards))
         cached = self._games.get((rid, extra))
         if cached is None or cached[0] != key:
