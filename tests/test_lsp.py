@@ -253,3 +253,18 @@ async def test_a_ruleset_changed_on_disk_rechecks_the_open_files(client, tmp_pat
 
     await asyncio.wait_for(rechecked(), 30)
     assert [d.code for d in client.diagnostics[cards]] == ["UNKNOWN-VERB"]
+
+
+async def test_a_scenario_with_its_own_cards_gets_its_diagnostics_as_it_is_typed(client, tmp_path):
+    (tmp_path / "extra.yaml").write_text(  # on disk, not open: read as `tcg test` reads it
+        "ruleset: ucb\ncards:\n  - {name: 新しい剣士, kind: character, cost: 1, power: 1}\n",
+        encoding="utf-8")
+    text = "ruleset: ucb\ncards: [extra.yaml]\nstate:\n  zones:\n    battle@P1: [新しい剣士, 炎の剣士]\n"
+    uri = _open(client, tmp_path, "scenario.yaml", text)
+    assert await _published(client, uri, 1) == []
+    typo = text.replace("battle@P1", "battel@P1")
+    _change(client, uri, 2, typo)
+    found = await _published(client, uri, 2)
+    assert [(d.code, d.range) for d in found] == [
+        ("UNKNOWN-ZONE", types.Range(_where(typo, "battel"), _where(typo, "battel", 6)))]
+    assert "did you mean 'battle'?" in found[0].message

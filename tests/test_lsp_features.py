@@ -186,3 +186,40 @@ def test_a_new_card_set_without_its_ruleset_is_still_checked(ws):
     text = "cards:\n  - name: x\n"
     ws.set_buffer(path, text)
     assert diagnostics.diagnose(ws, path, text)
+
+
+MINI = (ROOT / "tests" / "rulesets" / "mini.yaml").read_text(encoding="utf-8")
+UCB_CARDS = (ROOT / "cards" / "ucb" / "characters.yaml").read_text(encoding="utf-8")
+EXTRA = "ruleset: ucb\ncards:\n  - {name: 新しい剣士, kind: character, cost: 1, power: 1}\n"
+MISTAKES = {  # a file of each kind with mistakes (name, for the file on disk, and text)
+    "ruleset": ("mini.yaml", MINI.replace("id: mini", "id: lsp_same")
+                .replace("damage(player, 1)", "damag(player, 1)")),
+    "cards": ("cards.yaml", UCB_CARDS.replace("draw(you, 1)", "drow(you, 1)", 1)),
+    "cards with a schema error": ("cards.yaml", UCB_CARDS.replace("draw(you, 1)", "drow(you, 1)", 1)
+                                  .replace("  - name: 村の番犬", "  - nam: 村の番犬")),
+    "deck": ("deck.yaml", "ruleset: ucb\nmain:\n  炎の剣: 3\n  炎の剣士: 1\n"),
+    "scenario": ("scenario.yaml", "ruleset: ucb\ncards: [extra.yaml]\nstate:\n  phase: mian\n"
+                                  "  zones:\n    batle@P1: [炎の剣士]\n    hand@P1: [新しい剣士]\n"
+                                  "    hand@P3: [炎の剣]\nexpect: {winner: P1}\n"),
+    "scenario naming a file outside its game": ("scenario.yaml", "ruleset: ucb\ncards: [/etc/passwd]\n"
+                                                                 "state: {phase: main}\n"),
+    "forbid": ("forbid.yaml", "ruleset: ucb\nforbid:\n  - id: X\n    sentence: s\n    explain: e\n"
+                              "    query: \"per ability: when(evnt in [summon])\"\n"),
+}
+
+
+@pytest.mark.parametrize("kind", MISTAKES)
+def test_the_editor_says_what_tcg_check_says_of_each_kind_of_file(ws, tmp_path, kind):
+    """Each kind of file with mistakes, saved and checked by `tcg check`, and open unsaved
+    in the editor: the same problems at the same places."""
+    from interpreter.check.files import check_paths
+
+    name, text = MISTAKES[kind]
+    (tmp_path / "extra.yaml").write_text(EXTRA, encoding="utf-8")  # a scenario's own card set
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    expected = [(d.line - 1, d.code, d.message) for d in check_paths([path]).diagnostics]
+    ws.set_buffer(str(path), text)
+    found = [(d.range.start.line, d.code, d.message.split("\n")[0])  # (+ help, rule)
+             for d in diagnostics.diagnose(ws, str(path), text)]
+    assert expected and sorted(found) == sorted(expected)

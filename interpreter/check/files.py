@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from interpreter.check import forbid
@@ -44,10 +45,26 @@ def check_paths(paths: list[Path]) -> Report:
     return check_documents(loaded, report)
 
 
-def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
+GameProvider = Callable[[str, tuple[str, ...]], Game]
+
+
+@dataclass(frozen=True)
+class Known:
+    """What an editor's workspace lends a check, without it being checked itself: rulesets
+    (by the name a file gives them: an id or a path as written), looked up before the
+    bundled ones, and `game(ruleset, extra card sets)`, the compiled game a deck or
+    scenario is checked against (a ruleset named by a path comes absolute; raises
+    DiagnosticError). The editor caches its games; `tcg check` builds them as it goes."""
+
+    rulesets: Mapping[str, Doc] = field(default_factory=dict)
+    game: GameProvider | None = None
+
+
+def check_documents(loaded: list[Doc], report: Report | None = None,
+                    known: Known = Known()) -> Report:
     """Every problem of documents already loaded (an editor's unsaved texts, through
     `load_text`), checked together: a deck or scenario against a ruleset among them, card
-    sets with their ruleset. Files they refer to are read from disk."""
+    sets with their ruleset. Files they refer to are read from disk, or lent by `known`."""
     report = report or Report()
     docs: dict[str, list[Doc]] = {"ruleset": [], "cards": [], "deck": [], "scenario": [], "forbid": []}
     flawed: set[int] = set()  # documents checked only in the parts that can be
@@ -60,7 +77,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
             docs[kind].append(usable)
             if problems:
                 flawed.add(id(usable))
-    rulesets = {d.data.get("id"): d for d in docs["ruleset"]}
+    rulesets = {**known.rulesets, **{d.data.get("id"): d for d in docs["ruleset"]}}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, []))
         report.extend(forbid.for_ruleset(doc)[0].diagnostics)
@@ -77,7 +94,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None) -> Report:
         if ruleset_doc is not None:
             _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
             report.extend(_forbidden(ruleset_doc, card_docs))
-    finder = GameFinder(report, rulesets, groups)
+    finder = GameFinder(report, rulesets, groups, known.game)
     for doc in docs["deck"]:
         deck = _collect(report, lambda doc=doc: files.deck_of(doc))  # (too large: refused)
         game = finder.game_for(doc) if deck is not None else None
@@ -108,11 +125,13 @@ def _scenario_cards(report: Report, doc: Doc) -> tuple[str, ...] | None:
 class GameFinder:
     """The game a deck or scenario is for, from its `ruleset:` — a path relative to the
     file, a ruleset given on the command line (by id; with the card sets given for it and
-    those beside it), or a bundled id — compiled once per ruleset and extra card sets."""
+    those beside it), or a bundled id — compiled once per ruleset and extra card sets, or
+    asked of `provider` (an editor's cache of games) once the ruleset is found."""
 
     def __init__(self, report: Report, rulesets: dict[str, Doc],
-                 cards: dict[str, list[Doc]]) -> None:
+                 cards: dict[str, list[Doc]], provider: GameProvider | None = None) -> None:
         self.report, self.rulesets, self.cards = report, rulesets, cards
+        self.provider = provider
         self.built: dict[tuple, Game | None] = {}
 
     def game_for(self, doc: Doc, extra: tuple[str, ...] = ()) -> Game | None:
@@ -142,10 +161,13 @@ class GameFinder:
     def _load(self, spec: str, extra: tuple[str, ...]) -> Game | None:
         key = ("load", spec, extra)
         if key not in self.built:
-            self.built[key] = _collect(self.report, lambda: load_game(spec, extra))
+            build = self.provider or load_game
+            self.built[key] = _collect(self.report, lambda: build(spec, extra))
         return self.built[key]
 
     def _given(self, rid: str, extra: tuple[str, ...]) -> Game | None:
+        if self.provider is not None:
+            return self._load(rid, extra)
         key = ("given", rid, extra)
         if key not in self.built:
             ruleset_doc = self.rulesets[rid]
@@ -270,40 +292,9 @@ def _quiet_load(path: Path) -> list[Doc]:
         return []
 
 
-def check_text(path: str, text: str, rulesets: Mapping[str, Doc] | None = None,
-               game_for: Callable[[str], Game] = load_game) -> Report:
+def check_text(path: str, text: str, known: Known = Known()) -> Report:
     """One file checked as `check_paths` checks it, read from `text` (an editor's unsaved
-    buffer): the language server's entry. A card set or forbid list is checked against
-    `rulesets` (id -> ruleset, e.g. those of the editor's workspace) before the bundled
-    ones; a deck against `game_for(its ruleset)`."""
+    buffer): the language server's entry."""
     report = Report()
     doc = _collect(report, lambda: load_text(text, path))
-    if doc is None:
-        return report
-    kind = kind_of(doc)
-    report.extend(validate(doc, kind))
-    if report.diagnostics:
-        return report
-    rid = doc.data.get("ruleset")
-    ruleset_doc = None
-    if kind in ("cards", "forbid"):
-        ruleset_doc = (rulesets or {}).get(rid) or _bundled(rid, doc, report)
-    if kind == "ruleset":
-        _collect(report, lambda: build_game(doc, []))
-        report.extend(forbid.for_ruleset(doc)[0].diagnostics)
-    elif kind == "forbid" and ruleset_doc is not None:
-        names = forbid.for_ruleset(ruleset_doc)[1]
-        report.extend(forbid.compile_entries(doc, ("forbid",), names).diagnostics)
-    elif kind == "cards" and ruleset_doc is not None:
-        _collect(report, lambda: build_game(ruleset_doc, [doc]))
-        report.extend(_forbidden(ruleset_doc, [doc]))
-    elif kind == "deck":
-        deck = _collect(report, lambda: files.deck_of(doc))
-        game = _collect(report, lambda: game_for(rid)) if deck is not None else None
-        if deck is not None and game is not None:
-            report.extend(check_deck(game, deck))
-    elif kind == "scenario" and not doc.data.get("cards"):  # (extra card sets: not yet)
-        game = _collect(report, lambda: game_for(rid))
-        if game is not None:
-            report.extend(check_scenario(game, doc))
-    return report
+    return check_documents([doc], report, known) if doc is not None else report

@@ -9,7 +9,7 @@ import re
 
 from lsprotocol import types
 
-from interpreter.check.files import check_text
+from interpreter.check.files import Known, check_text
 from interpreter.diagnostics import Diagnostic
 from interpreter.lsp.workspace import Workspace, is_game_file, ruleset_id
 
@@ -29,7 +29,7 @@ def diagnose(ws: Workspace, path: str, text: str) -> list[types.Diagnostic]:
     ruleset = ws.ruleset(rid)
     named = ruleset_id(text)  # as the file writes it: a path is read relative to the file
     rulesets = {named: ruleset} if named and ruleset is not None else {}
-    report = check_text(path, text, rulesets, lambda _spec: ws.game(rid))
+    report = check_text(path, text, Known(rulesets, ws.game))
     lines = text.splitlines()
     own = [to_lsp(d, lines) for d in report.diagnostics if d.path == path]
     elsewhere = [d for d in report.diagnostics if d.path != path]

@@ -20,7 +20,7 @@ from interpreter.compile.names import Names, ruleset_names
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
-from interpreter.load.yamlpos import Doc, load_text
+from interpreter.load.yamlpos import Doc, load_text, load_yaml
 from interpreter.run.loading import load_game, validate
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
@@ -48,7 +48,7 @@ class Workspace:
         self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
         self._entries: dict[str, Entry] = {}
         self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
-        self._games: dict[str, tuple[tuple, Game | DiagnosticError]] = {}
+        self._games: dict[tuple[str, tuple[str, ...]], tuple[tuple, Game | DiagnosticError]] = {}
         # each ruleset file's last text its schema accepts: its names stay known while a
         # change is half typed
         self._good: dict[str, Doc] = {}
@@ -142,25 +142,37 @@ class Workspace:
         ruleset = self.ruleset(rid)
         return ruleset_names(ruleset.data) if ruleset is not None else None
 
-    def game(self, rid: str) -> Game:
-        """The game of `rid` with all its card sets; raises DiagnosticError. Built again only
-        when the ruleset or a card set changed (a failure too: a deck being typed must not
-        rebuild a broken game at every keystroke)."""
+    def game(self, rid: str, extra: tuple[str, ...] = ()) -> Game:
+        """The game of `rid` with all its card sets and the `extra` ones (a scenario's);
+        raises DiagnosticError. Built again only when one of those files changed (a failure
+        too: a deck being typed must not rebuild a broken game at every keystroke)."""
         ruleset = self.ruleset(rid)
         if ruleset is None:
-            return load_game(rid)
+            return load_game(rid, extra)
         cards = self.card_docs(rid)
+        have = {d.path for d in cards}
+        cards += [self._card_set(p) for p in extra if str(Path(p).resolve()) not in have]
         key = (ruleset.text, *(d.text for d in cards))
-        cached = self._games.get(rid)
+        cached = self._games.get((rid, extra))
         if cached is None or cached[0] != key:
             try:
                 built: Game | DiagnosticError = build_game(ruleset, cards)
             except DiagnosticError as e:
                 built = e
-            cached = self._games[rid] = (key, built)
+            cached = self._games[rid, extra] = (key, built)
         if isinstance(cached[1], DiagnosticError):
             raise cached[1]
         return cached[1]
+
+    def _card_set(self, path: str) -> Doc:
+        """A card set named by a scenario: the editor's text, else the file (raises
+        DiagnosticError when it cannot be read or is no card set its schema accepts)."""
+        entry = self.entry(str(Path(path).resolve()))
+        doc = entry.doc if entry is not None and entry.doc is not None else load_yaml(path)
+        problems = validate(doc, "cards")
+        if problems:
+            raise DiagnosticError(problems)
+        return doc
 
     def cards_named(self, rid: str | None) -> dict[str, tuple[Doc, int]]:
         """Card name -> (its card set, its index there), for completion and definitions."""
