@@ -137,3 +137,29 @@ def test_the_results_page_renders_in_a_browser(out):
         assert first == max(cards, key=lambda r: r["drawn"])["card"]
         page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
         browser.close()
+
+
+def test_the_save_log_link_appears_with_the_result_in_a_browser(tmp_path):
+    from tests.test_table_browser import ARGS, CHROMIUM, served
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no chromium on this machine")
+    t = Table.new(load_game("ucb"), MatchSetup("ucb", [], 4, ["human", "random"], 8))
+    token = next(iter(t.tokens))
+    with sync_api.sync_playwright() as p, served(Server([t])) as url:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.on("dialog", lambda d: d.accept())
+        page.goto(f"{url}/?seat={token}")
+        page.wait_for_selector("[data-option]")
+        assert page.query_selector("#saveLog") is None  # no link while the match goes on
+        page.click("#concede")
+        page.wait_for_selector("[data-result] #saveLog")
+        with page.expect_download() as download:
+            page.click("#saveLog")
+        path = tmp_path / "saved.jsonl"
+        download.value.save_as(path)
+        browser.close()
+    ok, message = replay(path)
+    assert ok, message

@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const pct = (x) => (x === null || x === undefined ? "" : (100 * x).toFixed(1));
-const interval = (lo, hi) => `${pct(lo)}–${pct(hi)}`;
+const interval = (lo, hi) => `${pct(lo)} to ${pct(hi)}`;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -54,6 +54,7 @@ function drawCards(cards) {
     const value = (r) => r[order.key] ?? -Infinity;
     const rows = [...cards.cards].sort((a, b) => (value(a) > value(b) ? sign : value(a) < value(b) ? -sign : 0));
     body.replaceChildren(...rows.map((r) => el("tr", {"data-card": r.card}, COLUMNS.map((c) => cell(r, c)))));
+    for (const th of heads) th.dataset.order = th.dataset.sort === order.key ? (order.down ? "▼" : "▲") : "";
   };
   const heads = COLUMNS.map(([title, key]) => el("th", {"data-sort": key, title: "sort by this column",
     onclick: () => { order = {key, down: order.key === key ? !order.down : true}; fill(); }}, title));
