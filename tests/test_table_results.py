@@ -136,6 +136,7 @@ def test_the_results_page_renders_in_a_browser(out):
         first = page.locator("#cardtable tbody tr").first.get_attribute("data-card")
         assert first == max(cards, key=lambda r: r["drawn"])["card"]
         page.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+        assert page.locator("#plots img").count() == 3  # win_rates, lengths, cards
         browser.close()
 
 

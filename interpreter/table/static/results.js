@@ -78,7 +78,7 @@ function drawAblation(a) {
 
 function drawPlots(page) {
   $("plots").append(el("h2", {}, "plots"),
-    page.plots.map((name) => el("figure", {}, el("img", {src: `/results/${name}`, alt: name}), el("figcaption", {}, name))),
+    ...page.plots.map((name) => el("figure", {}, el("img", {src: `/results/${name}`, alt: name}), el("figcaption", {}, name))),
     el("p", {class: "note"}, "files: ", page.downloads.map((n) => el("a", {href: `/results/${n}`, download: n}, n + " "))));
 }
 
