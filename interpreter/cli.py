@@ -143,6 +143,8 @@ def _serve_parser(sub) -> None:
                        help="the human seats share one URL (take turns at one screen)")
     serve.add_argument("--replay", metavar="LOG", help="open a JSON Lines log in the replay viewer")
     serve.add_argument("--scenario", metavar="FILE", help="a puzzle: play from a scenario's state")
+    serve.add_argument("--results", metavar="DIR",
+                       help="show a simulation's --out folder at /results (alone: no match)")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to bind (default 127.0.0.1; 0.0.0.0 serves the network)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")

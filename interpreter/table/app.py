@@ -1,7 +1,8 @@
 """The table's web app: a few routes and one websocket over the sessions.
 
 A seat is a URL with an unguessable token; every page it gets is built from its own
-observation. Replay routes read a log the user opened (everything in it is theirs to see).
+observation. Replay routes read a log the user opened (everything in it is theirs to see); the
+results page reads a simulation's output folder (see results.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.diagnostics import TcgError
 from interpreter.table.replay import Replay
+from interpreter.table.results import Results
 from interpreter.table.scenarios import export
 from interpreter.table.session import Table, TableError
 
@@ -76,19 +78,24 @@ class Room:
 
 class Server:
     def __init__(self, tables: list[Table] = (), replay: Replay | None = None,
-                 make_replay: Callable[[str], Replay] = Replay) -> None:
+                 make_replay: Callable[[str], Replay] = Replay,
+                 results: Results | None = None) -> None:
         self.rooms: dict[str, Room] = {}
         for t in tables:
             self.add(t)
-        self.replay, self.make_replay = replay, make_replay
+        self.replay, self.make_replay, self.results = replay, make_replay, results
         self.app = Starlette(routes=[
             Route("/", self.index),
             Route("/api/view", self.get_view),
             Route("/api/act", self.post_act, methods=["POST"]),
+            Route("/api/log", self.get_log),
             Route("/api/replay", self.get_replay),
             Route("/api/replay", self.post_replay, methods=["POST"]),
             Route("/api/fork", self.post_fork, methods=["POST"]),
             Route("/api/export", self.get_export),
+            Route("/results", self.results_page),
+            Route("/results/{name}", self.results_file),
+            Route("/api/results", self.get_results),
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ], exception_handlers={TcgError: _refused, PermissionError: _forbidden,
@@ -116,6 +123,15 @@ class Server:
         token = request.query_params.get("seat")
         message = await _json(request)
         return JSONResponse(await self.room(token).act(token, message))
+
+    async def get_log(self, request: Request) -> Response:
+        """The match's JSON Lines log, once it is over (before, it would show hidden cards)."""
+        token = request.query_params.get("seat")
+        table = self.room(token).table
+        text = table.log_text()
+        filename = f"table-seed{table.seed}.jsonl"
+        return Response(text, media_type="application/x-ndjson; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def socket(self, ws: WebSocket) -> None:
         token = ws.query_params.get("seat")
@@ -178,6 +194,25 @@ class Server:
         filename = f"{Path(replay.source).stem}-step{step}.yaml"
         return Response(text, media_type="application/yaml; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+    # ---------- a simulation's results ----------
+    def _results(self) -> Results:
+        if self.results is None:
+            raise TableError("no results folder: start with `tcg serve --results DIR`")
+        return self.results
+
+    async def results_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "results.html")
+
+    async def get_results(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(self._results().index))
+
+    async def results_file(self, request: Request) -> Response:
+        path = self._results().file(request.path_params["name"])
+        if path is None:
+            return JSONResponse({"error": "not a file of the results folder"}, status_code=404)
+        return FileResponse(path)
 
 
 async def _json(request: Request) -> dict[str, Any]:

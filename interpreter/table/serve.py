@@ -1,4 +1,4 @@
-"""`tcg serve`'s options as a server: a match, a puzzle, or a replay (and a match beside it)."""
+"""`tcg serve`'s options as a server: a match, a puzzle, a replay or a simulation's results."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from interpreter.run.loading import load_game
 from interpreter.run.match import MatchSetup
 from interpreter.table.app import Server
 from interpreter.table.replay import Replay
+from interpreter.table.results import Results
 from interpreter.table.scenarios import puzzle
 from interpreter.table.session import Table
 
@@ -21,10 +22,14 @@ def prepare(args: argparse.Namespace) -> tuple[Server, list[tuple[str, str]]]:
     agents = [a.strip() for a in args.agents.split(",")]
     if args.turns is not None and args.turns < 1:
         raise TcgError(f"--turns must be at least 1, got {args.turns}")
+    results = Results(args.results) if getattr(args, "results", None) else None
+    shown = [("results", "/results")] if results else []
     if args.replay:
         if args.scenario or args.ruleset:
             raise TcgError("--replay opens a log's own match: drop the ruleset and --scenario")
-        return Server(replay=Replay(args.replay)), [("replay", "/?replay")]
+        return Server(replay=Replay(args.replay), results=results), [("replay", "/?replay")] + shown
+    if results and not (args.scenario or args.ruleset or args.deck):
+        return Server(results=results), shown  # the results alone: no match is started
     if args.scenario:
         table = puzzle(args.scenario, agents, args.hotseat)
     else:
@@ -35,10 +40,10 @@ def prepare(args: argparse.Namespace) -> tuple[Server, list[tuple[str, str]]]:
                            f"{game.ruleset.players} players")
         table = Table.new(game, MatchSetup(ruleset, args.deck, args.seed, agents, args.turns),
                           args.hotseat)
-    server = Server([table])
+    server = Server([table], results=results)
     urls = [("both seats" if p is None else f"P{p + 1}", f"/?seat={token}")
             for token, p in table.tokens.items()]
-    return server, urls
+    return server, urls + shown
 
 
 def serve(args: argparse.Namespace) -> int:

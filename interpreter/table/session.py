@@ -7,6 +7,7 @@ finished table match is a log like any other.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +38,7 @@ class Table:
                  hotseat: bool = False, taken: int = 0) -> None:
         """records: what happened before (a log's lines); taken: how many of the state's own
         log records they already hold."""
-        self.game, self.g, self.restart = game, g, restart
+        self.game, self.g, self.restart, self.seed = game, g, restart, seed
         self.agents = [None if a == HUMAN else make_agent(a, seed * 1000 + i)
                        for i, a in enumerate(agents)]
         humans = [p for p, a in enumerate(self.agents) if a is None]
@@ -129,6 +130,15 @@ class Table:
             text = narrator.line(r)
             if text is not None:
                 lines.append(text.strip("\n"))
+
+    def log_text(self) -> str:
+        """The match's log as `tcg play --log` writes it; refused while the match goes on,
+        since the log names every hidden card."""
+        if self.g.result is None:
+            raise TableError("the log names hidden cards: it can be saved once the match is over")
+        if not self.records or "tcg" not in self.records[0]:
+            raise TableError("this match started from a scenario's state, which no log can replay")
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records)
 
     # ---------- what a seat sees ----------
     def view(self, player: int) -> dict:

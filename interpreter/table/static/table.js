@@ -209,6 +209,8 @@ function drawResult(view) {
     box.hidden = false;
     box.setAttribute("data-result", view.result.winner || "draw");
     box.textContent = view.result.text + (view.result.ref ? ` [${view.result.ref}]` : "");
+    // the log names every hidden card, so the server gives it only once the match is over
+    if (seat) box.append(el("a", {id: "saveLog", href: `/api/log?seat=${encodeURIComponent(seat)}`, download: ""}, "save log"));
   } else {
     box.hidden = true;
     box.removeAttribute("data-result");
