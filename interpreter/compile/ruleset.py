@@ -260,7 +260,7 @@ class RulesetBuilder:
             defaults = {k: self.compiler.exprs.compile(tree)
                         for k, tree in self.verb_defaults[name].items()}
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
-                                defaults, body, event, ref, each)
+                                defaults, body, event, ref, each, bool((d or {}).get("quiet")))
         return out
 
     def _inlinable(self, trees: dict[str, tuple]) -> None:
