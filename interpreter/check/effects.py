@@ -233,6 +233,8 @@ class EffectChecker(Walker):
 
     def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
+        if c.name == "create" and p.name == "name":
+            self._created(v)
         if p.type in ("state", "name", "text", "action") and isinstance(v, A.Name) \
                 and v.id not in self.scope and v.id not in _NEVER_WORDS:
             self.words.add(v)
@@ -253,6 +255,19 @@ class EffectChecker(Walker):
         if wanted is not None and not _fits(t, wanted):
             self._add(v.span, "TYPE", f"'{p.name}' of '{c.name}' must be {_a(p.type)}, "
                                       f"got {_a(t)}")
+
+    def _created(self, v: A.Expr) -> None:
+        """`create` makes one of the ruleset's tokens: a name written in the text (in quotes or
+        as a bare word) must be one, or the engine would have nothing to make."""
+        if isinstance(v, A.Name) and (v.id in self.scope or v.id in _NEVER_WORDS):
+            return  # a variable: its value is known only when the effect runs
+        name = v.value if isinstance(v, A.Str) else v.id if isinstance(v, A.Name) else None
+        if name is not None and name not in self.names.tokens:
+            known = ", ".join(sorted(self.names.tokens)) or "none"
+            self._add(v.span, "UNKNOWN-TOKEN", f"'{name}' is not a token of this ruleset "
+                                               f"(its tokens: {known})",
+                      did_you_mean(name, self.names.tokens)
+                      or "declare it under the ruleset's `tokens`")
 
     # ---------- expressions ----------
     def _cond(self, e: A.Expr | None) -> None:

@@ -73,6 +73,7 @@ class RulesetBuilder:
                          for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
         self._check_name_clashes()
+        self._check_resource_bounds()
         rs.verbs = self._verbs()
         rs.actions = self._actions()
         rs.phases = self._phases()
@@ -125,6 +126,24 @@ class RulesetBuilder:
         return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"),
                             bool((d or {}).get("disables_abilities")))
                 for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
+
+    def _check_resource_bounds(self) -> None:
+        """A resource's bounds must leave room for a value, and its start must lie within them
+        (the engine clamps every change, never the initial value)."""
+        for name, d in (self.raw.get("resources") or {}).items():
+            d = d or {}
+            low, high, start = d.get("min"), d.get("max"), d.get("initial", 0)
+            if low is not None and high is not None and low > high:
+                self.diags.append(self.doc.diag(
+                    ("resources", name, "max"), "RESOURCE-BOUNDS",
+                    f"resource '{name}' has max {high} below its min {low}", "swap them"))
+            elif (low is not None and start < low) or (high is not None and start > high):
+                self.diags.append(self.doc.diag(
+                    ("resources", name, "initial" if "initial" in d else "min"),
+                    "RESOURCE-BOUNDS",
+                    f"resource '{name}' starts at {start}, outside its bounds "
+                    f"[{low if low is not None else ''}..{high if high is not None else ''}]",
+                    "start it within min and max"))
 
     def _check_name_clashes(self) -> None:
         """An enum value spelled like a card field would read differently inside `where`;
@@ -241,7 +260,7 @@ class RulesetBuilder:
             defaults = {k: self.compiler.exprs.compile(tree)
                         for k, tree in self.verb_defaults[name].items()}
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
-                                defaults, body, event, ref, each)
+                                defaults, body, event, ref, each, bool((d or {}).get("quiet")))
         return out
 
     def _inlinable(self, trees: dict[str, tuple]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from interpreter.compile.describe import describe
 from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
 from interpreter.compile.straight import InlineVerb, PyGen
@@ -172,8 +173,7 @@ class StmtCompiler:
         code.append(None)
         self._block(s.body, code)
         by = self.exprs.compile(s.by) if s.by else None
-        first = s.body[0] if s.body else None
-        what = f"{first.name}(...)" if isinstance(first, A.Call) else "the optional effect"
+        what = describe(s.body) or "do nothing"
         code[at] = I.May(by, len(code), f"{self._where()}may {what}?")
 
     def _choose(self, s: A.Choose, code: list) -> None:

@@ -232,19 +232,22 @@ def assign(g: GameState, env: dict, target: Any, name: str, n: int) -> None:
 def set_number(g: GameState, target: Any, name: str, n: int | None, add: bool) -> None:
     """A resource of player `target` (a name the ruleset declares as one) or the counter `name`
     of each of the cards `target`, in order, grows by `n` (`add`) or becomes `n` (n None: 0).
-    A resource stays at or above its `min`; a counter at or above 0. Each is announced
-    (`resource` or `counter`, with its value and delta) even when it did not change, which
+    A resource stays within its `min` and `max` (clamped); a counter at or above 0. Each is
+    announced (`resource` or `counter`, with its value and the delta applied: what clamping
+    left of the change) even when it did not change, which
     then is no change (the version stays, nothing is marked); a change marks `res:NAME` or
     `counter:NAME`. Once all are done, the win/loss rules that read that channel are asked."""
     spec = g.game.ruleset.resources.get(name)
     n = n or 0
     if spec is not None:
-        low = spec.get("min")
+        low, high = spec.get("min"), spec.get("max")
         res = g.res[target]
         old = res.get(name, 0)
         value = old + n if add else n
         if low is not None and value < low:
             value = low
+        if high is not None and value > high:
+            value = high
         res[name] = value
         _number_changed(g, "resource", "player", target, name, value, old, "res:" + name)
     else:

@@ -95,6 +95,7 @@ class VerbDef:
     event: str
     ref: str = ""
     each: str | None = None  # a cards parameter the verb is applied to card by card
+    quiet: bool = False  # a helper the account does not narrate (the log still records it)
     card_params: tuple[str, ...] = field(init=False)  # the `cards` parameters (read per call)
 
     def __post_init__(self) -> None:

@@ -290,23 +290,24 @@ def _number_fn(game: Any, name: str, add: bool) -> Callable:
         return kernel.change if add else kernel.assign
     spec = game.ruleset.resources.get(name)
     channel = ("counter:" if spec is None else "res:") + name
-    low = None if spec is None else spec.get("min")
+    low, high = (None, None) if spec is None else (spec.get("min"), spec.get("max"))
     event = "counter" if spec is None else "resource"
     check = (game.end_reads is None or channel in game.end_reads) and game.end_check
-    plan = (spec is not None, low is not None, event in game.triggers_on, bool(check), add)
+    plan = (spec is not None, low is not None, high is not None, event in game.triggers_on,
+            bool(check), add)
     make = _NUMBER_MAKERS.get(plan)
     if make is None:
         make = _NUMBER_MAKERS[plan] = _number_maker(*plan)
-    return make(name, low, channel, check)
+    return make(name, low, high, channel, check)
 
 
 _NUMBER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _number_maker)
 
 
-def _number_maker(resource: bool, low: bool, heard: bool, check: bool,
+def _number_maker(resource: bool, low: bool, high: bool, heard: bool, check: bool,
                   add: bool) -> Callable[..., Callable]:
     """A maker of changes (`add`) or assignments of resources (`resource`, with a floor:
-    `low`) or counters, that a triggered ability hears (`heard`), that a win/loss rule reads
+    `low`, a cap: `high`) or counters, that a triggered ability hears (`heard`), that a win/loss rule reads
     (`check`). As _mover_maker: what differs is in the function's closure."""
     event, who = ("resource", "player") if resource else ("counter", "card")
     fields = f"{{{who!r}: who, 'name': NAME, 'value': value, 'delta': value - old}}"
@@ -314,6 +315,7 @@ def _number_maker(resource: bool, low: bool, heard: bool, check: bool,
         "value = old + n" if add else "value = n",
         *(["if value < LOW:", "    value = LOW"] if low else [] if resource
           else ["if value < 0:", "    value = 0"]),
+        *(["if value > HIGH:", "    value = HIGH"] if high else []),
         f"{'res' if resource else 'counters'}[key] = value",
         *([f"if not quiet(g, {event!r}, changed=value != old):",
            f"    emit(g, {event!r}, {fields}, changed=value != old)",
@@ -331,7 +333,7 @@ def _number_maker(resource: bool, low: bool, heard: bool, check: bool,
                 "    key = (who, NAME)",
                 "    old = counters[key] if key in counters else 0",
                 *("    " + line for line in set_value)]
-    lines = ["def make(NAME, LOW, CHANNEL, check_end):",
+    lines = ["def make(NAME, LOW, HIGH, CHANNEL, check_end):",
              "  def number(g, env, target, name, n):",
              *("    " + line for line in body),
              *(["    check_end(g)"] if check else []),

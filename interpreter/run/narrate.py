@@ -22,6 +22,7 @@ class Narrator:
     def __init__(self, game: Game, viewer: int | None = None, refs: bool = False) -> None:
         self.game, self.viewer, self.refs = game, viewer, refs
         self.me = None if viewer is None else f"P{viewer + 1}"
+        self.quiet = _quiet_events(game)
         self.place: dict[str, tuple[str, str | None, bool]] = {}  # card -> (zone, owner, face up)
         self.shown: set[str] = set()  # cards revealed to the viewer since they last moved
         # the live match, when there is one: the records do not say which face a card was
@@ -51,7 +52,7 @@ class Narrator:
             if self.viewer is not None and r["d"] != self.me:
                 return f"  {r['d']} decides{question}"  # its consequences show what is public
             return f"  {r['d']}{question}: {r['o']}"
-        if "tcg" in r or e in _QUIET or e in self.game.ruleset.actions:
+        if "tcg" in r or e in _QUIET or e in self.quiet or e in self.game.ruleset.actions:
             return None
         if e == "turn_start":
             return f"\n== turn {r['turn']}: {r['player']} =="
@@ -118,6 +119,12 @@ class Narrator:
         if isinstance(v, list):
             return "[" + ", ".join(self.name(x) for x in v) + "]"
         return self.name(v)
+
+
+def _quiet_events(game: Game) -> frozenset[str]:
+    """The events only quiet verbs report: a verb that is not quiet keeps its event told."""
+    verbs = game.ruleset.verbs.values()
+    return frozenset({v.event for v in verbs if v.quiet} - {v.event for v in verbs if not v.quiet})
 
 
 def board(obs: dict) -> str:

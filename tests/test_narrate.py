@@ -1,0 +1,52 @@
+"""The account of a match (run/narrate.py): a verb marked `quiet` is not narrated, and its
+event stays in the log."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import yaml
+
+import interpreter
+from interpreter.load import files
+from interpreter.load.yamlpos import load_yaml
+from interpreter.run.narrate import Narrator
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _ucb(tmp_path: Path, quiet: bool) -> interpreter.Game:
+    """UCB, with its `draw` verb marked quiet or not (its cards and decks are the bundled ones)."""
+    (tmp_path / "rulesets").mkdir()
+    os.symlink(ROOT / "cards", tmp_path / "cards")
+    data = load_yaml(files.RULESETS / "ucb.yaml").data
+    data["verbs"]["draw"]["quiet"] = quiet
+    path = tmp_path / "rulesets" / "ucb.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return interpreter.load_game(str(path))
+
+
+def _account(game: interpreter.Game) -> tuple[list[dict], list[str]]:
+    state = game.new_state(interpreter.default_decks(game), seed=3, log=True)
+    rng = random.Random(3)
+    for _ in range(200):
+        if state.is_over:
+            break
+        state.apply(rng.randrange(len(state.legal_actions())))
+    narrator = Narrator(game)
+    lines = [narrator.line(r) for r in state.log]
+    return state.log, [line for line in lines if line is not None]
+
+
+def test_a_quiet_verb_is_not_narrated_but_logged(tmp_path: Path):
+    log, lines = _account(_ucb(tmp_path, quiet=True))
+    assert any(r.get("e") == "draw" for r in log)
+    assert not any("· draw(" in line for line in lines), lines
+    assert any("· " in line for line in lines)  # the other verbs are still told
+
+
+def test_a_verb_is_narrated_unless_quiet(tmp_path: Path):
+    _, lines = _account(_ucb(tmp_path, quiet=False))
+    assert any("· draw(" in line for line in lines), lines
