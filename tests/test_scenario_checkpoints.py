@@ -167,3 +167,18 @@ def test_the_editor_completes_the_keys_of_an_expect(text: str):
     finally:
         ws.drop_buffer(path)
     assert {"winner", "zones", "log", "not_log", "options"} <= {i.label for i in items}
+
+
+def test_an_unknown_zone_or_player_is_a_failure_where_it_is_written(tmp_path: Path, capsys):
+    """Not the end of the run (`tcg test` goes on to the next file)."""
+    path = _variant(tmp_path, ("        battle@P1: [テスト剣士]\n", "        battel@P1: [テスト剣士]\n"),
+                    ("    battle@P1: [テスト剣士, テスト剣士]\n",
+                     "    battle@P1: [テスト剣士, テスト剣士]\n  resources: {P3: {life: 1}}\n"))
+    assert main(["test", str(path), str(SOURCE)]) == 1
+    out = capsys.readouterr().out
+    line, col = _line_col(path, "battel@P1", "[")
+    assert (f"{path}:{line}:{col}: error[EXPECT]: checkpoint 'blocked this turn': unknown zone "
+            "'battel' in 'battel@P1'") in out
+    line, col = _line_col(path, "{P3:", "{life")
+    assert f"{path}:{line}:{col}: error[EXPECT]: no player 'P3': the players are P1 to P2" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"

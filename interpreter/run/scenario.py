@@ -253,8 +253,13 @@ def _expectations(g: GameState, expect: dict, since: int = 0) -> list[tuple[tupl
     for i, prop in enumerate(expect.get("properties") or ()):
         fails += [(("properties", i), f) for f in _prop_expect(g, prop)]
     for who, values in (expect.get("resources") or {}).items():
+        try:
+            res = g.res[_player(who, g.game.ruleset.players)]
+        except TcgError as e:
+            fails.append((("resources", who), str(e)))
+            continue
         for name, value in values.items():
-            got = g.res[_player(who, g.game.ruleset.players)].get(name, 0)
+            got = res.get(name, 0)
             if got != value:
                 fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {got}"))
     log = (g.log or [])[since:]
@@ -276,7 +281,10 @@ def _options_expect(g: GameState, want: dict) -> list[tuple[tuple, str]]:
 
 
 def _zone_expect(g: GameState, key: str, want: Any) -> list[str]:
-    names = [g.defs[c].name for c in g.zones[_zone(g.game, key)]]
+    try:
+        names = [g.defs[c].name for c in g.zones[_zone(g.game, key)]]
+    except TcgError as e:
+        return [str(e)]
     if isinstance(want, list):
         return [] if names == want else [f"{key}: expected {want}, got {names}"]
     fails = []
