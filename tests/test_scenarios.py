@@ -86,10 +86,10 @@ def test_wrong_expected_winner_and_log_fail(tmp_path):
 
 def test_impossible_decision_fails(tmp_path):
     def wrong(data):
-        data["decisions"] = ["play テスト剣士"]  # the same-name rule forbids it
+        data["decisions"] = ["play テスト剣士", "play テスト剣士"]  # the same-name rule forbids it
 
-    outcome = run_scenario(_copy(tmp_path, "play_same_name_this_turn_blocked.yaml", wrong))
-    assert not outcome.passed
+    outcome = run_scenario(_copy(tmp_path, "play_same_name_blocked_until_next_turn.yaml", wrong))
+    assert [f.split(";")[0] for f in outcome.failures] == ["no option matches 'play テスト剣士'"]
 
 
 def test_unchanged_copy_passes(tmp_path):

@@ -32,6 +32,9 @@ class ScenarioChecker:
         labels = None
         for i, step in enumerate(spec.get("decisions") or ()):
             at: tuple = ("decisions", i)
+            if isinstance(step, dict) and "expect" in step:  # a checkpoint
+                self._expect((*at, "expect"), step["expect"] or {})
+                continue
             if isinstance(step, dict):
                 if "player" in step:
                     self._player((*at, "player"), step["player"])
@@ -39,7 +42,7 @@ class ScenarioChecker:
             if isinstance(step, str) and step != CONCEDE:
                 labels = labels or _labels(self.game, self._phases())
                 self._decision(at, step, labels)
-        self._expect(spec.get("expect") or {})
+        self._expect(("expect",), spec.get("expect") or {})
         return sorted(self.out, key=lambda d: (d.line, d.col))
 
     # ---------- the given state ----------
@@ -99,8 +102,8 @@ class ScenarioChecker:
                   "'end the PHASE phase'")
 
     # ---------- expectations ----------
-    def _expect(self, expect: dict) -> None:
-        at = ("expect",)
+    def _expect(self, at: tuple, expect: dict) -> None:
+        """The final `expect` or a checkpoint's, at `at`."""
         winner = expect.get("winner")
         if winner is not None and str(winner) not in ("draw", "none"):
             self._player((*at, "winner"), winner, also="draw or none")

@@ -80,7 +80,8 @@ def _scenario(ruleset: Mapping[str, Any]) -> dict:
     zone = _zone_pattern(zones, players)
     zone_key = {"type": "string", "pattern": f"^{zone}$",
                 "description": "A zone of this ruleset: 'zone@P1' (a player's), 'zone' (shared)."}
-    state, expect = schema["properties"]["state"]["properties"], schema["properties"]["expect"]["properties"]
+    # the final `expect` and every checkpoint's refer to this one definition
+    state, expect = schema["properties"]["state"]["properties"], schema["definitions"]["expect"]["properties"]
     state["zones"]["propertyNames"] = expect["zones"]["propertyNames"] = zone_key
     player = {"type": "string", "pattern": f"^P[1-{players}]$", "description": "A player: P1, P2, ..."}
     state["resources"]["propertyNames"] = expect["resources"]["propertyNames"] = player

@@ -259,6 +259,8 @@ class _Formatter:
     def _schema_at(self, spath: list) -> dict:
         node: Any = self.root
         for seg in spath:
+            while isinstance(node, dict) and "$ref" in node:  # (a path goes through a $ref unnamed)
+                node = self._schema_at(node["$ref"].removeprefix("#/").split("/"))
             node = node[seg]
         return node if isinstance(node, dict) else {}
 

@@ -60,11 +60,14 @@ def _from_schema(kind: str, keys: tuple[str, ...], in_value: bool, current: str
     """The keys a file's schema allows where the cursor is, or the values it enumerates."""
     if kind not in KINDS or (not in_value and ":" in current.lstrip(" -")):
         return []
-    node: Any = schema(kind)
+    root: Any = schema(kind)
+    node = root
     for key in keys:
         node = _child(node, key)
         if node is None:
             return []
+        while "$ref" in node:  # a definition shared by several places (a scenario's `expect`)
+            node = _child_path(root, node["$ref"].removeprefix("#/").split("/"))
     node = _items(node)
     if in_value:
         values = node.get("enum") or (["true", "false"] if node.get("type") == "boolean" else [])
@@ -83,6 +86,12 @@ def _child(node: dict, key: str) -> dict | None:
             return found
     extra = node.get("additionalProperties")
     return extra if isinstance(extra, dict) else None
+
+
+def _child_path(root: dict, path: list[str]) -> dict:
+    for key in path:
+        root = root[key]
+    return root
 
 
 def _items(node: dict) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,16 +147,20 @@ def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
     except TcgError as e:
         out.diagnostics.append(doc.diag(("state",), "SCENARIO", str(e)))
         return out
+    checkpoints = _Checkpoints(doc, g)
     try:
-        _play_script(g, spec.get("decisions") or [])
+        _play_script(g, spec.get("decisions") or [], checkpoints)
     except StepFailed as e:
+        out.diagnostics += checkpoints.diagnostics
         out.diagnostics.append(doc.diag(("decisions", e.step), "DECISION", str(e)))
         return out
     except (ScriptError, TcgError) as e:
+        out.diagnostics += checkpoints.diagnostics
         out.diagnostics.append(doc.diag(("decisions",), "DECISION", str(e)))
         return out
-    out.diagnostics += [doc.diag(("expect", *at), "EXPECT", message)
-                        for at, message in _expectations(doc, g, spec.get("expect") or {})]
+    out.diagnostics += checkpoints.diagnostics
+    out.diagnostics += [doc.diag(("expect", *at), "EXPECT", message) for at, message
+                        in _expectations(g, spec.get("expect") or {}, checkpoints.since)]
     return out
 
 
@@ -169,34 +174,68 @@ def _start(game: Game, spec: dict) -> GameState:
     return build_state(game, spec.get("state") or {}, seed)
 
 
-def _play_script(g: GameState, decisions: list) -> None:
-    agent = ScriptedAgent(decisions)
-    while g.result is None and agent.script:
-        d = g.decision
-        at = len(decisions) - len(agent.script)
-        step = agent.script[0]
-        if isinstance(step, dict):
-            want = _player(step.get("player", f"P{d.player + 1}"), g.game.ruleset.players)
-            if want != d.player:
-                raise StepFailed(at, f"expected a decision by P{want + 1}, but P{d.player + 1} "
-                                     f"is asked: {d.prompt}")
-            agent.script[0] = step.get("choose", 0)
-        try:
-            i, _labels = decide(agent, g, d.player)
-        except Concede:
-            g.concede(d.player)
-            continue
-        except ScriptError as e:
-            raise StepFailed(at, str(e)) from None
-        vm.answer(g, d.options[i])
-    if agent.script:
-        raise StepFailed(len(decisions) - len(agent.script),
-                         f"the game ended with {len(agent.script)} decisions left "
-                         f"({g.result.reason if g.result else ''})")
+class _Checkpoints:
+    """Checks each checkpoint of the script as the game reaches it. Its `log` expectations
+    see the log written since the previous checkpoint (`since`), so that a step of the flow
+    is tested by what that step did, not by an earlier one."""
+
+    def __init__(self, doc: Doc, g: GameState) -> None:
+        self.doc, self.g = doc, g
+        self.since = 0
+        self.count = 0
+        self.diagnostics: list[Diagnostic] = []
+
+    def __call__(self, at: int, entry: dict) -> None:
+        self.count += 1
+        name = f"checkpoint {entry['checkpoint']!r}" if "checkpoint" in entry \
+            else f"checkpoint {self.count}"
+        self.diagnostics += [
+            self.doc.diag(("decisions", at, "expect", *where), "EXPECT", f"{name}: {message}")
+            for where, message in _expectations(self.g, entry["expect"] or {}, self.since)]
+        self.since = len(self.g.log or ())
 
 
-def _expectations(doc: Doc, g: GameState, expect: dict) -> list[tuple[tuple, str]]:
-    """(where under `expect`, what went wrong) for every expectation that failed."""
+def _is_checkpoint(step: Any) -> bool:
+    return isinstance(step, dict) and "expect" in step
+
+
+def _play_script(g: GameState, decisions: list,
+                 checkpoint: Callable[[int, dict], None] | None = None) -> None:
+    """Make the scripted decisions; `checkpoint(index, entry)` is called when the script
+    reaches a checkpoint (without it, checkpoints are skipped). Checkpoints after the end
+    of the game see its final state; decisions after it are a failure."""
+    for at, step in enumerate(decisions):
+        if _is_checkpoint(step):
+            if checkpoint is not None:
+                checkpoint(at, step)
+        elif g.result is not None:
+            left = sum(not _is_checkpoint(s) for s in decisions[at:])
+            raise StepFailed(at, f"the game ended with {left} decisions left ({g.result.reason})")
+        else:
+            _decide(g, at, step)
+
+
+def _decide(g: GameState, at: int, step: Any) -> None:
+    d = g.decision
+    if isinstance(step, dict):
+        want = _player(step.get("player", f"P{d.player + 1}"), g.game.ruleset.players)
+        if want != d.player:
+            raise StepFailed(at, f"expected a decision by P{want + 1}, but P{d.player + 1} "
+                                 f"is asked: {d.prompt}")
+        step = step.get("choose", 0)
+    try:
+        i, _labels = decide(ScriptedAgent([step]), g, d.player)
+    except Concede:
+        g.concede(d.player)
+        return
+    except ScriptError as e:
+        raise StepFailed(at, str(e)) from None
+    vm.answer(g, d.options[i])
+
+
+def _expectations(g: GameState, expect: dict, since: int = 0) -> list[tuple[tuple, str]]:
+    """(where under `expect`, what went wrong) for every expectation that failed; `log`
+    expectations look at the log from index `since` on."""
     fails: list[tuple[tuple, str]] = []
     if "winner" in expect:
         got = "none" if g.result is None else (
@@ -214,11 +253,17 @@ def _expectations(doc: Doc, g: GameState, expect: dict) -> list[tuple[tuple, str
     for i, prop in enumerate(expect.get("properties") or ()):
         fails += [(("properties", i), f) for f in _prop_expect(g, prop)]
     for who, values in (expect.get("resources") or {}).items():
+        try:
+            res = g.res[_player(who, g.game.ruleset.players)]
+        except TcgError as e:
+            fails.append((("resources", who), str(e)))
+            continue
         for name, value in values.items():
-            got = g.res[_player(who, g.game.ruleset.players)].get(name, 0)
+            got = res.get(name, 0)
             if got != value:
                 fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {got}"))
-    fails += _log_expect(g, expect.get("log") or (), expect.get("not_log") or ())
+    log = (g.log or [])[since:]
+    fails += _log_expect(log, expect.get("log") or (), expect.get("not_log") or ())
     if "options" in expect:
         fails += _options_expect(g, expect["options"])
     return fails
@@ -236,7 +281,10 @@ def _options_expect(g: GameState, want: dict) -> list[tuple[tuple, str]]:
 
 
 def _zone_expect(g: GameState, key: str, want: Any) -> list[str]:
-    names = [g.defs[c].name for c in g.zones[_zone(g.game, key)]]
+    try:
+        names = [g.defs[c].name for c in g.zones[_zone(g.game, key)]]
+    except TcgError as e:
+        return [str(e)]
     if isinstance(want, list):
         return [] if names == want else [f"{key}: expected {want}, got {names}"]
     fails = []
@@ -264,7 +312,7 @@ def _prop_expect(g: GameState, spec: dict) -> list[str]:
 def _matches(record: dict, want: dict) -> bool:
     if record.get("e") != want.get("event"):
         return False
-    return all(_same(record.get(k), v) for k, v in want.items() if k != "event")
+    return all(_same(record.get(k), v) for k, v in want.items() if k not in ("event", "count"))
 
 
 def _same(got: Any, want: Any) -> bool:
@@ -280,16 +328,25 @@ def _card_name(label: Any) -> str:
     return str(label).rpartition("#")[0] or str(label)
 
 
-def _log_expect(g: GameState, wanted: Any, unwanted: Any) -> list[tuple[tuple, str]]:
-    log = g.log or []
+def _log_expect(log: list[dict], wanted: Any, unwanted: Any) -> list[tuple[tuple, str]]:
+    """Entries with a `count` are counted over all of `log`; the others must appear in order."""
     fails, at = [], 0
     for i, want in enumerate(wanted):
+        if "count" in want:
+            continue
         while at < len(log) and not _matches(log[at], want):
             at += 1
         if at == len(log):
             fails.append((("log", i), f"log: expected {want} (in order)"))
             break
         at += 1
+    for i, want in enumerate(wanted):
+        if "count" in want:
+            got = sum(_matches(r, want) for r in log)
+            if got != want["count"]:
+                event = {k: v for k, v in want.items() if k != "count"}
+                fails.append((("log", i), f"log: expected exactly {want['count']} of {event}, "
+                                          f"got {got}"))
     for i, bad in enumerate(unwanted):
         if any(_matches(r, bad) for r in log):
             fails.append((("not_log", i), f"log: expected no {bad}"))
