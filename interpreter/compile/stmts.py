@@ -16,12 +16,13 @@ from interpreter.compile.straight import InlineVerb, PyGen
 from interpreter.engine import instructions as I
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
 
 _keys = itertools.count()
 _BARE_WORD_TYPES = {"state", "name", "text", "action"}
 
 
-class StmtCompiler:
+class StmtCompiler(Walker):
     def __init__(self, names: Names, verb_defaults: dict[str, dict[str, A.Expr]] | None = None,
                  reference: bool = False) -> None:
         self.names = names
@@ -106,11 +107,13 @@ class StmtCompiler:
             return all(map(self.straight, s.body))
         return isinstance(s, (A.Let, A.Modify))
 
+    stmt: Dispatch[None] = Dispatch(A.Stmt)  # (statement, the code it is compiled into)
+
     def _item(self, s: Any, code: list) -> None:
         if isinstance(s, I.Instr):
             code.append(s)
         else:
-            getattr(self, "_" + type(s).__name__.lower())(s, code)
+            self.stmt(s, code)
 
     def _block(self, stmts: A.Body, code: list) -> None:
         self._items(stmts, code)
@@ -126,6 +129,7 @@ class StmtCompiler:
         defaults = self.verb_defaults.get(s.name, {})
         return s.name, [bound.get(p.name) or defaults.get(p.name) or Const(None) for p in params]
 
+    @stmt.on(A.Call)
     def _call(self, s: A.Call, code: list) -> None:
         fn, values = self.call_parts(s)
         if s.name in PRIMITIVES:
@@ -155,6 +159,7 @@ class StmtCompiler:
                 bound[param.name] = arg.value
         return bound
 
+    @stmt.on(A.If)
     def _if(self, s: A.If, code: list) -> None:
         at = len(code)
         code.append(None)
@@ -168,6 +173,7 @@ class StmtCompiler:
         else:
             code[at] = I.JumpIfNot(self.exprs.compile(s.cond), len(code))
 
+    @stmt.on(A.May)
     def _may(self, s: A.May, code: list) -> None:
         at = len(code)
         code.append(None)
@@ -176,6 +182,7 @@ class StmtCompiler:
         what = describe(s.body) or "do nothing"
         code[at] = I.May(by, len(code), f"{self._where()}may {what}?")
 
+    @stmt.on(A.Choose)
     def _choose(self, s: A.Choose, code: list) -> None:
         by_var = self.exprs.variable(s.by) if s.by else None  # (read without a call)
         by = self.exprs.compile(s.by) if s.by and by_var is None else None
@@ -187,9 +194,11 @@ class StmtCompiler:
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""
 
+    @stmt.on(A.ForEach)
     def _foreach(self, s: A.ForEach, code: list) -> None:
         self._loop(s, self.exprs.compile(s.source), False, s.name, code)
 
+    @stmt.on(A.Repeat)
     def _repeat(self, s: A.Repeat, code: list) -> None:
         self._loop(s, self.exprs.compile(s.count), True, None, code)
 
@@ -213,9 +222,11 @@ class StmtCompiler:
             code.append(I.Straight(*PyGen(self, sites[first:]).rest(s, key), end, False))
         code[head] = I.IterInit(key, source, count, name, end)
 
+    @stmt.on(A.Let)
     def _let(self, s: A.Let, code: list) -> None:
         code.append(I.Let(s.name, self.exprs.compile(s.value)))
 
+    @stmt.on(A.Modify)
     def _modify(self, s: A.Modify, code: list) -> None:
         code.append(self.modify(s))
 
@@ -224,9 +235,11 @@ class StmtCompiler:
         return I.Modify(self.exprs.compile(s.target), s.prop, s.op,
                         self.exprs.compile(s.value), s.until)
 
+    @stmt.on(A.Settle)
     def _settle(self, s: A.Settle, code: list) -> None:
         code.append(I.Settle())
 
+    @stmt.on(A.Together)
     def _together(self, s: A.Together, code: list) -> None:
         code.append(I.Together(True))
         self._block(s.body, code)

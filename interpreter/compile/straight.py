@@ -26,13 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, Union
 
 from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
 from interpreter.engine import limits, vm
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.lang import ast as A
+from interpreter.lang.visit import Dispatch, Walker
+
+# The statements straight code is written for (StmtCompiler.straight decides which may be)
+STRAIGHT = Union[A.Call, A.If, A.ForEach, A.Repeat, A.Let, A.Modify, A.Together]  # noqa: UP007
+
 
 if TYPE_CHECKING:
     from interpreter.compile.stmts import StmtCompiler
@@ -89,7 +94,7 @@ def _inline_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
     return isinstance(s, A.Let)
 
 
-class PyGen:
+class PyGen(Walker):
     """Builds the source of one run of statements; constants go into its namespace.
 
     `sites`: what the run's VM instructions need at a hand-over, in the order the statement
@@ -154,11 +159,14 @@ class PyGen:
     def _expr(self, node: A.Expr) -> str:
         return self.gen.sub(node, False, False)
 
+    # (the statements a straight run may hold: StmtCompiler.straight)
+    stmt: Dispatch[None] = Dispatch(STRAIGHT)  # (statement, indentation depth)
+
     def _item(self, s: Any, depth: int) -> None:
         if isinstance(s, I.Emit):
             self._emit(s, depth)
         else:
-            getattr(self, "_" + type(s).__name__.lower())(s, depth)
+            self.stmt(s, depth)
 
     def _emit(self, s: I.Emit, depth: int) -> None:
         """As the Emit instruction: an announcement (the state's version stays), with no
@@ -176,6 +184,7 @@ class PyGen:
             return self.gen.args[name]
         return f"env[{name!r}]" if name in self.owner.exprs.bound else f"env.get({name!r})"
 
+    @stmt.on(A.Call)
     def _call(self, s: A.Call, depth: int) -> None:
         fn, values = self.owner.call_parts(s)
         if s.name in PRIMITIVES:
@@ -327,6 +336,7 @@ class PyGen:
         self._line(depth + 1, f"g.game.movers[{zone}.name](g, env, {cards}, {zone}"
                               f"{''.join(', ' + i for i in items[2:])})")
 
+    @stmt.on(A.If)
     def _if(self, s: A.If, depth: int) -> None:
         self._line(depth, f"if {self._condition(s.cond, depth)}:")
         self._block(s.then, depth + 1)
@@ -358,6 +368,7 @@ class PyGen:
             self._line(at, f"{flag} = {'not ' if _negated(term) else ''}{var}")
         return flag
 
+    @stmt.on(A.ForEach)
     def _foreach(self, s: A.ForEach, depth: int) -> None:
         n = len(self.lines)
         self._line(depth, f"_s{n} = {self._expr(s.source)}")
@@ -365,6 +376,7 @@ class PyGen:
         self._line(depth + 1, f"_s{n} = as_cards(g, _s{n})")
         self._loop(n, s, depth, f"_c{n}", f"_s{n}", f"enumerate(_s{n})", f"(_s{n}, _n{n} + 1)")
 
+    @stmt.on(A.Repeat)
     def _repeat(self, s: A.Repeat, depth: int) -> None:
         n = len(self.lines)
         self._line(depth, f"_s{n} = max({self._expr(s.count)} or 0, 0)")
@@ -443,13 +455,16 @@ class PyGen:
             target = var
         self.lines[head] = "    " * depth + f"for {target} in {items}:\n"
 
+    @stmt.on(A.Let)
     def _let(self, s: A.Let, depth: int) -> None:
         target = self.gen.args[s.name] if self.inline else f"env[{s.name!r}]"
         self._line(depth, f"{target} = {self._expr(s.value)}")
 
+    @stmt.on(A.Modify)
     def _modify(self, s: A.Modify, depth: int) -> None:
         self._line(depth, f"{self.gen.const(self.owner.modify(s))}.apply(g, env)")
 
+    @stmt.on(A.Together)
     def _together(self, s: A.Together, depth: int) -> None:
         """As the Together instructions: win/loss checks wait for the end of the block."""
         self._line(depth, "g.atomic += 1")
