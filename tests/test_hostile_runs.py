@@ -45,7 +45,7 @@ def _hostile_game(tmp_path: Path, rid: str, body: str) -> interpreter.Game:
     data = load_yaml(files.RULESETS / f"{rid}.yaml").data
     zone = next(z for z, d in data["zones"].items() if not d.get("shared") and not d.get("capacity"))
     data.setdefault("tokens", {})["敵意"] = {}
-    data["turn"] = [{"phase": "敵意", "do": body % zone}, *data["turn"]]
+    data["turn"] = [{"phase": "敵意", "do": body.replace("%s", zone)}, *data["turn"]]
     data.pop("forbid", None)
     path = tmp_path / "rulesets" / f"{rid}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -64,7 +64,9 @@ def _play_out(game: interpreter.Game) -> interpreter.GameState:
     ("repeat 1000000000 { shuffle(%s(you)) }", f"more than {limits.MAX_PASSES:,} passes"),
     ("repeat 100000 { repeat 100000 { shuffle(%s(you)) } }", f"more than {limits.MAX_PASSES:,} passes"),
     ('create(敵意, %s(you), "up", 1000000000)', f"more than {limits.MAX_CARDS:,} cards"),
-], ids=["repeat", "nested-repeat", "create"])
+    ('create(敵意, %s(you), "up", 1000); for each a in %s(you) { for each b in %s(you) { '
+     'for each c in %s(you) { let x = 1 } } }', f"more than {limits.MAX_PASSES:,} passes"),
+], ids=["repeat", "nested-repeat", "create", "nested-for-each"])
 def test_unbounded_work_ends_every_bundled_game(rid: str, body: str, reason: str, tmp_path: Path):
     result = _play_out(_hostile_game(tmp_path, rid, body)).result
     assert result.winner is None and result.reason.startswith("loop limit: " + reason), result

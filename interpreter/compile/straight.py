@@ -374,6 +374,9 @@ class PyGen(Walker):
         self._line(depth, f"_s{n} = {self._expr(s.source)}")
         self._line(depth, f"if type(_s{n}) is not tuple:")  # (as_cards only when not one)
         self._line(depth + 1, f"_s{n} = as_cards(g, _s{n})")
+        self._line(depth, f"g.steps += len(_s{n})")  # (the match's passes: engine/limits.py)
+        self._line(depth, f"if g.steps > {limits.MAX_PASSES}:")
+        self._line(depth + 1, "_too_many_passes(g)")
         self._loop(n, s, depth, f"_c{n}", f"_s{n}", f"enumerate(_s{n})", f"(_s{n}, _n{n} + 1)")
 
     @stmt.on(A.Repeat)

@@ -178,6 +178,9 @@ class IterInit(Instr):
             items = tuple(range(value))
         else:
             items = vm.as_cards(g, value)
+            g.steps += len(items)  # (nested loops over cards multiply: they count too)
+            if g.steps > limits.MAX_PASSES:
+                limits.too_many_passes(g)
         if not items:
             f.env[self.key] = (items, 0)
             f.pc = self.end

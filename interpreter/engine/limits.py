@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from interpreter.engine.state import GameOver, GameState, Result
 
-# Passes of `repeat` loops in one match: each loop's count is added to g.steps as it starts
-# (inline, in IterInit and in the generated code: a call per loop would cost).
+# Passes of `repeat` and `for each` loops in one match: each loop's count (or cards) is added
+# to g.steps as it starts, so nested loops count as they multiply (inline, in IterInit and in
+# the generated code: a call per loop would cost). A random match of the bundled games takes
+# at most a few thousand.
 MAX_PASSES = 100_000
 MAX_CARDS = 20_000  # cards in one match, the decks' and the created ones
 MAX_DECISIONS = 100_000  # decisions in one match (a random UCB match takes ~100)
 
 
 def too_many_passes(g: GameState) -> None:
-    raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of repeat loops "
+    raise GameOver(Result(None, f"loop limit: more than {MAX_PASSES:,} passes of loops "
                                 "in one match", turns=g.turn))
 
 
