@@ -53,6 +53,13 @@ class TcgServer(LanguageServer):
         self.files.set_buffer(path, doc.source)
         return doc, path
 
+    def at_cursor(self, params: types.TextDocumentPositionParams) -> tuple[TextDocument, str, int, int]:
+        """The document a request is about, its path, and the cursor's line and column
+        (in the server's units, from the client's)."""
+        doc, path = self.document(params.text_document.uri)
+        pos = doc.position_codec.position_from_client_units(doc.lines, params.position)
+        return doc, path, pos.line, pos.character
+
     def check_soon(self, uri: str) -> None:
         old = self._pending.pop(uri, None)
         if old is not None:
@@ -138,17 +145,15 @@ def did_change_files(ls: TcgServer, params: types.DidChangeWatchedFilesParams) -
 @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=TRIGGERS))
 def complete(ls: TcgServer, params: types.CompletionParams) -> types.CompletionList:
-    doc, path = ls.document(params.text_document.uri)
-    pos = doc.position_codec.position_from_client_units(doc.lines, params.position)
-    items = completion.complete(ls.files, path, doc.source, pos.line, pos.character)
+    doc, path, line, col = ls.at_cursor(params)
+    items = completion.complete(ls.files, path, doc.source, line, col)
     return types.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def on_hover(ls: TcgServer, params: types.HoverParams) -> types.Hover | None:
-    doc, path = ls.document(params.text_document.uri)
-    pos = doc.position_codec.position_from_client_units(doc.lines, params.position)
-    text = hover.hover(ls.files, path, doc.source, pos.line, pos.character)
+    doc, path, line, col = ls.at_cursor(params)
+    text = hover.hover(ls.files, path, doc.source, line, col)
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -156,9 +161,8 @@ def on_hover(ls: TcgServer, params: types.HoverParams) -> types.Hover | None:
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 def on_definition(ls: TcgServer, params: types.DefinitionParams) -> types.Location | None:
-    doc, path = ls.document(params.text_document.uri)
-    pos = doc.position_codec.position_from_client_units(doc.lines, params.position)
-    target = definition.definition(ls.files, path, doc.source, pos.line, pos.character)
+    doc, path, line, col = ls.at_cursor(params)
+    target = definition.definition(ls.files, path, doc.source, line, col)
     if target is None:
         return None
     entry = ls.files.entry(target.path)
