@@ -129,10 +129,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _serve_parser(sub) -> None:
+    from interpreter.load import files
+
     serve = sub.add_parser("serve", help="the playtest table in the browser (needs the table extra)",
                            description="Starts a local web server and prints the URL of each "
                                        "human seat. Needs: pip install -e '.[table]'")
-    serve.add_argument("ruleset", nargs="?", help="a bundled id or a ruleset file (default ucb)")
+    serve.add_argument("ruleset", nargs="?", help="a bundled id or a ruleset file (default "
+                                                   f"{files.DEFAULT_RULESET})")
     serve.add_argument("--deck", action="append", default=[], help="deck file (one per player)")
     serve.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
     serve.add_argument("--agents", default="human,greedy",

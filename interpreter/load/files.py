@@ -10,6 +10,8 @@ from interpreter.load.yamlpos import Doc, load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "rulesets"
+# The bundled ruleset a front end opens when it is given none (the README's quick start).
+DEFAULT_RULESET = "ucb"
 
 
 def bundled_ids() -> list[str]:

@@ -21,12 +21,14 @@ import numpy as np
 import pyspiel
 
 from interpreter.engine.state import Action, GameState
+from interpreter.load import files
 from interpreter.rl.layout import Layout
 from interpreter.rl.table import deck_sections
 from interpreter.rl.table import load as load_ruleset
 
 NAME = "tcg"
-DEFAULTS = {"ruleset": "ucb", "seeds": 1000, "turns": 0}  # turns: the turn limit (0: the ruleset's)
+# turns: the turn limit (0: the ruleset's)
+DEFAULTS = {"ruleset": files.DEFAULT_RULESET, "seeds": 1000, "turns": 0}
 MAX_GAME_LENGTH = 100_000  # decisions: an upper bound no bundled match comes near
 
 _TYPE = pyspiel.GameType(
@@ -191,7 +193,7 @@ class Observer:
         return board(state.match.g.observation(player, options=False))
 
 
-def load(ruleset: str = "ucb", seeds: int = 1000, turns: int = 0) -> pyspiel.Game:
+def load(ruleset: str = files.DEFAULT_RULESET, seeds: int = 1000, turns: int = 0) -> pyspiel.Game:
     """The OpenSpiel game of a ruleset (a bundled id or a ruleset path); `turns` overrides
     the ruleset's turn limit."""
     return pyspiel.load_game(NAME, {"ruleset": str(ruleset), "seeds": seeds, "turns": turns})

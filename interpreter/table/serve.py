@@ -8,6 +8,7 @@ import socket
 import uvicorn
 
 from interpreter.diagnostics import TcgError
+from interpreter.load import files
 from interpreter.run.loading import load_game
 from interpreter.run.match import MatchSetup
 from interpreter.table.app import Server
@@ -33,7 +34,7 @@ def prepare(args: argparse.Namespace) -> tuple[Server, list[tuple[str, str]]]:
     if args.scenario:
         table = puzzle(args.scenario, agents, args.hotseat)
     else:
-        ruleset = args.ruleset or "ucb"
+        ruleset = args.ruleset or files.DEFAULT_RULESET
         game = load_game(ruleset)
         if len(agents) != game.ruleset.players:
             raise TcgError(f"--agents names {len(agents)} seats; {ruleset} has "
