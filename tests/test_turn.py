@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.compile.build import build_game
-from interpreter.engine.turn import OrderTriggers, PhaseStart, TurnEnd
+from interpreter.engine.ordering import OrderTriggers
+from interpreter.engine.turn import PhaseStart, TurnEnd
 from interpreter.load.yamlpos import load_text
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state

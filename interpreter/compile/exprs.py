@@ -23,7 +23,7 @@ from types import CodeType
 from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
-from interpreter.engine import actions, limits, repetition, vm
+from interpreter.engine import actions, limits, repetition, triggers, vm
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -207,7 +207,7 @@ def _random(g: GameState, n: Any) -> int | None:
 
 
 def _turn_order(g: GameState) -> tuple[int, ...]:
-    return tuple(vm.apnap(g))
+    return tuple(triggers.apnap(g))
 
 
 # a printed read of a property a state can hide: `(None if HIDDEN else READ)`

@@ -9,6 +9,7 @@ from typing import Any
 from interpreter.engine import kernel, limits, observe, vm
 from interpreter.engine.instructions import CallFromEnv, Speed, Together, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
+from interpreter.engine.ordering import OrderTriggers
 from interpreter.engine.primitives import flippers, movers, numbers, setters
 from interpreter.engine.state import (
     CARD_READERS,
@@ -18,7 +19,6 @@ from interpreter.engine.state import (
     GameState,
     ZoneRef,
 )
-from interpreter.engine.turn import OrderTriggers
 
 
 class Game:

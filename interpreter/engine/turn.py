@@ -227,42 +227,6 @@ def _clear(flags: list[int], cards: list[int], mask: int) -> bool:
     return had
 
 
-class OrderTriggers(Instr):
-    """Turn player first, each player orders their own simultaneous triggered abilities."""
-
-    __slots__ = ()
-
-    # The env holds tuples only: a frame's env is copied shallowly by clone().
-    def run(self, g: GameState, f: Frame) -> None:
-        env = f.env
-        if "groups" not in env:
-            batch, g.pending = g.pending, []
-            if len(batch) == 1:  # (nothing to order: as the groups below would find)
-                g.frames.pop()
-                vm.deliver(g, batch)
-                return
-            env["groups"] = tuple(tuple(t for t in batch if t[2] == p) for p in vm.apnap(g))
-            env["ordered"] = ()
-        groups = tuple(grp for grp in env["groups"] if grp)
-        env["groups"] = groups
-        if not groups:
-            g.frames.pop()
-            vm.deliver(g, list(env["ordered"]))
-            return
-        group = groups[0]
-        if len(group) == 1:
-            env["groups"] = groups[1:]
-            env["ordered"] += group
-            return
-        vm.ask(g, group[0][2], "order", group, "which triggered ability resolves next")
-
-    def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        groups = f.env["groups"]
-        rest = tuple(t for t in groups[0] if t != option)
-        f.env["groups"] = (rest, *groups[1:])
-        f.env["ordered"] += (option,)
-
-
 class Push(Instr):
     """Run a piece of ruleset code (setup, a phase's procedure) as an effect of the turn player.
     One closed Straight run (instructions.closed_run) runs here, as a direct verb does."""

@@ -1,8 +1,8 @@
 """The run loop: execute frames until a player must decide or the game ends.
 
-Also the engine's event machinery: emitting events, collecting triggered abilities,
-ordering them turn player first, resolving them as a stack or a queue, and the
-state checks that end the game at the instant a rule says so.
+Also the engine's event machinery: emitting events (the triggered abilities that hear them
+are collected, ordered and delivered by engine/triggers.py), the timing points' state rules,
+and the state checks that end the game at the instant a rule says so.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from interpreter.engine import limits, repetition
+from interpreter.engine import limits, repetition, triggers
 from interpreter.engine.state import (
     Decision,
     Frame,
@@ -21,6 +21,7 @@ from interpreter.engine.state import (
     ZoneRef,
 )
 from interpreter.engine.timing import inline_settle, needs_settling
+from interpreter.engine.triggers import effect_env
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -242,10 +243,6 @@ def _unmerged(g: GameState) -> set | frozenset:
     return marked
 
 
-def effect_env(g: GameState, source: int | None, controller: int) -> dict:
-    return {"self": source, "you": controller, "opponent": g.game.opponent[controller]}
-
-
 def _player(p: int | None) -> str | None:
     return None if p is None else f"P{p + 1}"
 
@@ -270,7 +267,7 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
         return
     if not lookback:  # the live abilities that hear it, indexed once per set of live cards
         for cid, idx, ability in live_statics(g).get(("trigger", name), ()):
-            _heard(g, cid, idx, ability, fields)
+            triggers.heard(g, cid, idx, ability, fields)
         return
     live = g.live_cards()
     before = dict(lookback)  # card -> the zone it was in (cards that just left, and so on)
@@ -285,7 +282,7 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
             # it works where the card is now, or where it was just before (a card leaving play)
             if g.game.works(g, cid, ability) \
                     or (cid in before and g.game.works(g, cid, ability, before[cid])):
-                _heard(g, cid, idx, ability, fields)
+                triggers.heard(g, cid, idx, ability, fields)
 
 
 def quiet(g: GameState, name: str, lookback: tuple | None = None,
@@ -313,22 +310,6 @@ def lookback(g: GameState, hearing: dict, cards: tuple[int, ...] | list[int]) ->
     return tuple([(c, zone_of[c].name) for c in cards if c in live])
 
 
-def _heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
-    controller = g.controller[cid]
-    env = effect_env(g, cid, controller)
-    env.update(fields)
-    if ability.cond is None or ability.cond(g, env):
-        g.pending.append((cid, idx, controller, tuple(fields.items())))
-
-
-def checkpoint(g: GameState) -> None:
-    """Order the waiting triggered abilities (turn player first) and start resolving them."""
-    if g.pending:
-        g.frames.append(Frame(g.game.order_code, {}, "order"))
-    elif g.queue:
-        _pump_queue(g)
-
-
 _EFFECT_KINDS = frozenset({"effect", "trigger", "action"})
 
 
@@ -343,10 +324,10 @@ def settle_point(g: GameState) -> bool:
             g.rules_at = g.version
         elif _fire_state_rules(g, rules):
             return True
-    if g.pending or g.queue and not _resolving(g):
+    if g.pending or g.queue and not triggers.resolving(g):
         if g.seen is not None and repetition.loop_returned(g):
             return False
-        checkpoint(g)
+        triggers.checkpoint(g)
         return True
     return False
 
@@ -424,39 +405,6 @@ def cancel_action(g: GameState) -> None:
             if g.log is not None:
                 g.log.append({"e": "cancelled"})
             return
-
-
-def _resolving(g: GameState) -> bool:
-    """A triggered ability is resolving or being ordered: the queued ones wait for it."""
-    return any(f.kind in ("trigger", "order") for f in g.frames)
-
-
-def _pump_queue(g: GameState) -> None:
-    if g.queue and not _resolving(g):
-        push_trigger(g, g.queue.pop(0))
-
-
-def deliver(g: GameState, ordered: list[tuple]) -> None:
-    """Hand an ordered batch to the ruleset's resolution model."""
-    if g.game.ruleset.resolution == "queue":
-        g.queue.extend(ordered)
-        _pump_queue(g)
-    else:
-        for trig in reversed(ordered):
-            push_trigger(g, trig)
-
-
-def push_trigger(g: GameState, trig: tuple) -> None:
-    cid, idx, controller, fields = trig
-    env = effect_env(g, cid, controller)
-    env.update(fields)
-    g.frames.append(Frame(g.defs[cid].abilities[idx].body, env, "trigger"))
-
-
-def apnap(g: GameState) -> list[int]:
-    tp = g.turn_player
-    n = g.game.ruleset.players
-    return [(tp + i) % n for i in range(n)]
 
 
 # ---------- verbs, prohibitions, replacements ----------
