@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
+from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef, visible
 
 
 # ---------- cards changing places ----------
@@ -173,7 +173,8 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
     object (see the module's invariants): no states, a new stamp, and its modifiers, counters,
     attachments (both ways) and who saw it are forgotten. The epoch grows when abilities work in
     its zone (and the index of the live abilities is made again: the card's are others now);
-    `transformed` is announced (with the name it had: `was`); its zone is marked (what was read
+    `transformed` is announced (with the name it had: `was`; private to its owner, or to no
+    one, when not every player sees the card); its zone is marked (what was read
     of the card through its zone may have changed); the win/loss rules that read it are
     asked."""
     new = g.game.tokens[name]
@@ -188,9 +189,18 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
             g.epoch += 1
             g.live_index = None
         if not vm.quiet(g, "transformed"):
-            vm.emit(g, "transformed", {"card": cid, "name": new.name, "was": was})
+            vm.emit(g, "transformed", {"card": cid, "name": new.name, "was": was},
+                    private_to=_unseen_by(g, cid))
         g.marks[zone.name] = g.version
         vm.check_end(g, zone.name)
+
+
+def _unseen_by(g: GameState, cid: int) -> int | None:
+    """Who alone may read an event naming what the card is (None: everyone sees the card): its
+    owner when they see it, else -1, a player no view is (a zone no one sees)."""
+    if all(visible(g, cid, p) for p in g.players):
+        return None
+    return g.owner[cid] if visible(g, cid, g.owner[cid]) else -1
 
 
 def detach(g: GameState, env: dict, cards: Any) -> None:
