@@ -11,11 +11,15 @@ import pytest
 
 from interpreter.check.effects import EffectChecker
 from interpreter.compile.names import ruleset_names
+from interpreter.engine import kernel, vm
+from interpreter.engine.repetition import loop_returned
 from interpreter.lang.parser import parse_ability, parse_body
+from interpreter.load import files
 from interpreter.run.loading import load_game
 
 BOARD = Path(__file__).parent / "rulesets" / "board.yaml"
-NAMES = ruleset_names(load_game(str(BOARD)).ruleset.raw)
+GAME = load_game(str(BOARD))
+NAMES = ruleset_names(GAME.ruleset.raw)
 
 
 def problems(text: str, ability: bool = False) -> list[str]:
@@ -49,3 +53,14 @@ def test_board_texts_with_one_problem(text: str, code: str) -> None:
 
 def test_adjacency_as_a_static_ability_is_clean() -> None:
     assert problems("static: adjacent(self).attack += 1", ability=True) == []
+
+
+def test_a_transformed_card_makes_another_state_for_the_loop_rule() -> None:
+    """`limits.loop` stops a forced loop when the state comes back: a card transformed in
+    place (same zones, states, counters) is not the state it was."""
+    deck = files.load_deck(Path(__file__).parent / "cards" / "board" / "decks" / "mixed.yaml")
+    g = GAME.new_state([deck.sections, deck.sections], 0)
+    assert not loop_returned(g) and not loop_returned(g)  # seen twice: `returns: 2`
+    card = g.zones[g.zone_key("hand", 0)][0]
+    kernel.transform(g, vm.effect_env(g, None, 0), card, "羊")
+    assert not loop_returned(g)
