@@ -90,6 +90,21 @@ def test_bundled_matches_without_a_log_decide_the_same_on_both_paths(ruleset: st
     assert _unlogged(ruleset, range(SEEDS), False) == _unlogged(ruleset, range(SEEDS), True)
 
 
+BOARD = str(Path(__file__).parent / "rulesets" / "board.yaml")
+
+
+def test_board_matches_log_the_same_on_both_paths() -> None:
+    """The toy board game (positions, adjacency, create and move to a position, transform,
+    detach, silence: tests/rulesets/board.yaml, its deck in tests/cards/board) is not bundled:
+    its seeded matches, logged, greedy and unlogged, on both paths."""
+    for seed in range(SEEDS):
+        _same_logs(_logged(BOARD, seed, ["random", "random"], False),
+                   _logged(BOARD, seed, ["random", "random"], True))
+    _same_logs(_logged(BOARD, 0, ["greedy", "random"], False),
+               _logged(BOARD, 0, ["greedy", "random"], True))
+    assert _unlogged(BOARD, range(SEEDS), False) == _unlogged(BOARD, range(SEEDS), True)
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_soak_bundled_matches_on_both_paths(ruleset: str) -> None:

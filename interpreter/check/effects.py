@@ -23,7 +23,7 @@ FIELD_TYPES = {
     "face": "text", "name": "text", "delta": "number", "turn": "number", "phase": "text",
 }
 _ATTR_TYPES = {"name": "text", "owner": "player", "controller": "player", "zone": "text",
-               "face_up": "bool", "is_token": "bool", "host": "cards"}
+               "face_up": "bool", "is_token": "bool", "host": "cards", "position": "number"}
 _PARAM_FITS = {  # what a parameter of each type accepts
     "cards": {"cards", "zone"}, "card": {"cards"}, "zone": {"zone"}, "player": {"player"},
     "number": {"number"}, "bool": {"bool"}, "text": {"text"}, "state": {"text"},
@@ -37,6 +37,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
     "attached": (("cards",), "cards"), "random": (("number",), "number"),
     "union": (("cards",) * 9, "cards"),
+    "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
 }
 
 
@@ -233,7 +234,7 @@ class EffectChecker(Walker):
 
     def _arg(self, c: A.Call, p: Param, a: A.Arg) -> None:
         v = a.value
-        if c.name == "create" and p.name == "name":
+        if c.name in ("create", "transform") and p.name == "name":
             self._created(v)
         if p.type in ("state", "name", "text", "action") and isinstance(v, A.Name) \
                 and v.id not in self.scope and v.id not in _NEVER_WORDS:

@@ -197,6 +197,17 @@ def _total(g: GameState, value: Any, prop: str) -> int:
     return total
 
 
+def _neighbours(g: GameState, value: Any, sides: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards at these offsets from a card (-1: left, 1: right) in its zone's order (1-based
+    positions, left to right: the zone's list, its top first); none for anything but one card."""
+    card = single(value)
+    if type(card) is not int:
+        return ()
+    cards = g.zones[g.zone_of[card]]
+    i = cards.index(card)
+    return tuple(cards[i + d] for d in sides if 0 <= i + d < len(cards))
+
+
 def _union(g: GameState, *values: Any) -> tuple[int, ...]:
     return tuple(dict.fromkeys(c for v in values for c in vm.as_cards(g, v)))
 
@@ -280,7 +291,7 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_random": _random, "_turn_order": _turn_order, "_union": _union,
+    "_random": _random, "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
@@ -1122,4 +1133,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
+    "left": lambda a: f"_neighbours(g, {a[0]}, (-1,))",
+    "right": lambda a: f"_neighbours(g, {a[0]}, (1,))",
+    "adjacent": lambda a: f"_neighbours(g, {a[0]}, (-1, 1))",
 }

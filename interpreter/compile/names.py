@@ -22,6 +22,9 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "attached": (1, 1, "the cards attached to a card, oldest first"),
     "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
     "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),
+    "left": (1, 1, "the card just left of a card in its zone (position one less), or none"),
+    "right": (1, 1, "the card just right of a card in its zone (position one more), or none"),
+    "adjacent": (1, 1, "the cards next to a card in its zone, left then right"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 
@@ -81,6 +84,8 @@ ENGINE_EVENTS = {
     "revealed": ("cards",),
     "looked": ("cards", "player"),
     "attached": ("card", "host"),
+    "detached": ("card", "host"),
+    "transformed": ("card", "name", "was"),
     "created": ("card", "to_zone"),
     "first_turn": ("player",),
     "judgement": ("reason",),

@@ -124,7 +124,8 @@ class RulesetBuilder:
 
     def _states(self) -> dict[str, StateDef]:
         return {n: StateDef(n, i, bool((d or {}).get("hides_properties")), (d or {}).get("clear"),
-                            bool((d or {}).get("disables_abilities")))
+                            bool((d or {}).get("disables_abilities")),
+                            bool((d or {}).get("removes_modifiers")))
                 for i, (n, d) in enumerate((self.raw.get("states") or {}).items())}
 
     def _check_resource_bounds(self) -> None:

@@ -16,7 +16,8 @@ The invariants every change keeps:
   new version, so the cached values that read it (state rules, static modifiers, score) are
   computed again. A move marks both zones.
 - **epoch**: `g.epoch` grows whenever the cards whose abilities work may have changed (a card
-  enters or leaves a zone where abilities work, or a state that disables abilities changes).
+  enters or leaves a zone where abilities work, or a state that disables abilities changes), or
+  their abilities did (a card transformed there).
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
   entered), and forgets its modifiers, counters, attachments and who saw it.
@@ -35,13 +36,14 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef
+from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef, visible
 
 
 # ---------- cards changing places ----------
 def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
-         face: str | None = None) -> None:
-    """Move cards to zone `to`, one at a time, in order, each to the top (or the `bottom`).
+         face: str | None = None, at: int | None = None) -> None:
+    """Move cards to zone `to`, one at a time, in order, each to the top (or the `bottom`), or
+    to position `at` when it is given (see slot: 1 is the top).
 
     Per card: a full zone (its capacity reached) refuses it (`move_failed`, logged only), unless
     it is already there. Otherwise the card leaves its zone and becomes a new object in `to`
@@ -67,12 +69,24 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
         if to.name in scan or src.name in scan:
             g.epoch += 1
         g.zones[src].remove(cid)
-        if position == "bottom":
+        if at is not None:
+            dest.insert(slot(dest, at), cid)
+        elif position == "bottom":
             dest.append(cid)
         else:
             dest.insert(0, cid)
         _new_object(g, cid, to, up)
         _announce_move(g, cid, src, to, hearing)
+
+
+def slot(cards: list[int], at: Any) -> int:
+    """The index in a zone's list of cards at which a card put at position `at` goes: positions
+    count from 1 (the top, index 0: the leftmost card as a zone is shown); a position below 1 is
+    the top, one past the last card (or more, or not a number) the bottom."""
+    at = at[0] if type(at) is tuple and len(at) == 1 else at
+    if type(at) is not int:
+        return len(cards)
+    return min(max(at - 1, 0), len(cards))
 
 
 def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
@@ -129,10 +143,7 @@ def forget(g: GameState, cid: int) -> None:
     Dropping modifiers or attachments marks `@mods` or `@host` with the version the change
     that called this will reach (it counts after)."""
     if g.mods:
-        kept = [m for m in g.mods if m[0] != cid]
-        if len(kept) != len(g.mods):
-            g.mods = kept
-            g.marks["@mods"] = g.version + 1
+        drop_mods(g, cid)
     if g.counters:
         for key in [k for k in g.counters if k[0] == cid]:
             del g.counters[key]
@@ -145,10 +156,74 @@ def forget(g: GameState, cid: int) -> None:
             g.marks["@host"] = g.version + 1
 
 
+def drop_mods(g: GameState, cid: int) -> None:
+    """The modifiers on the card (`+=`, `-=`, `=`, flags set by `=`) go; dropping some marks
+    `@mods` with the version the change that called this will reach (it counts after). The
+    modifiers of static abilities are not in `g.mods`: they keep applying while their source
+    works."""
+    kept = [m for m in g.mods if m[0] != cid]
+    if len(kept) != len(g.mods):
+        g.mods = kept
+        g.marks["@mods"] = g.version + 1
+
+
+def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
+    """Each card becomes the card `name` (looked up as `create` does) in place, card by card:
+    it keeps its zone, its position there, its face, owner and controller. Otherwise it is a new
+    object (see the module's invariants): no states, a new stamp, and its modifiers, counters,
+    attachments (both ways) and who saw it are forgotten. The epoch grows when abilities work in
+    its zone (and the index of the live abilities is made again: the card's are others now);
+    `transformed` is announced (with the name it had: `was`; private to its owner, or to no
+    one, when not every player sees the card); its zone is marked (what was read
+    of the card through its zone may have changed); the win/loss rules that read it are
+    asked."""
+    new = g.game.tokens[name]
+    for cid in vm.as_cards(g, cards):
+        zone, was = g.zone_of[cid], g.defs[cid].name
+        g.defs[cid] = new
+        g.flags[cid] = 0
+        g.clock += 1
+        g.stamp[cid] = g.clock
+        forget(g, cid)
+        if zone.name in g.game.scan_zone_set:
+            g.epoch += 1
+            g.live_index = None
+        if not vm.quiet(g, "transformed"):
+            vm.emit(g, "transformed", {"card": cid, "name": new.name, "was": was},
+                    private_to=_unseen_by(g, cid))
+        g.marks[zone.name] = g.version
+        vm.check_end(g, zone.name)
+
+
+def _unseen_by(g: GameState, cid: int) -> int | None:
+    """Who alone may read an event naming what the card is (None: everyone sees the card): its
+    owner when they see it, else -1, a player no view is (a zone no one sees)."""
+    if all(visible(g, cid, p) for p in g.players):
+        return None
+    return g.owner[cid] if visible(g, cid, g.owner[cid]) else -1
+
+
+def detach(g: GameState, env: dict, cards: Any) -> None:
+    """The cards stop being attached to their hosts, card by card, and stay where they are:
+    zone, position, states, face, stamp, modifiers and counters are kept (only the link goes;
+    a card attached to nothing is passed over: no change, no event). `detached` is announced
+    (with the former `host`); `@host` is marked; the win/loss rules that read attachments are
+    asked."""
+    for cid in vm.as_cards(g, cards):
+        host = g.host.pop(cid, None)
+        if host is None:
+            continue
+        if not vm.quiet(g, "detached"):
+            vm.emit(g, "detached", {"card": cid, "host": host})
+        g.marks["@host"] = g.version
+        vm.check_end(g, "@host")
+
+
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
-           n: int = 1) -> None:
-    """Create `n` token cards `name` on top of zone `to` (owned by the zone's owner, else by
-    `you`), one at a time: a full zone refuses the rest (`create_failed`, logged only). Each is a
+           n: int = 1, at: int | None = None) -> None:
+    """Create `n` token cards `name` on top of zone `to` (or each at position `at`, see slot),
+    owned by the zone's owner, else by `you`, one at a time: a full zone refuses the rest
+    (`create_failed`, logged only). Each is a
     new card (no state, face `face` or the zone's, a new stamp); the epoch grows when abilities
     work there; `created` is announced; the zone is marked; the win/loss rules that read it are
     asked."""
@@ -165,7 +240,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
             return
         # a new card: new_cards gave it its zone, no state, its owner as controller
         cid = g.game.new_card(g, g.game.tokens[name], owner, to)
-        g.zones[to].insert(0, cid)
+        g.zones[to].insert(0 if at is None else slot(g.zones[to], at), cid)
         if to.name in g.game.scan_zone_set:
             g.epoch += 1
         g.face[cid] = up
@@ -181,10 +256,12 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     """Set (or clear: `value` false) a card state, card by card, in order. A card already so is
     passed over: no change, no event. Otherwise: a state that ends with a phase or turn notes the
-    card for expiry; a state that disables abilities grows the epoch; `state` is announced; the
+    card for expiry; a state that `removes_modifiers`, when set, drops the card's modifiers
+    (drop_mods); a state that disables abilities grows the epoch; `state` is announced; the
     state's channel is marked; the win/loss rules that read it are asked."""
     game = g.game
-    bit = 1 << game.ruleset.states[state].index
+    sdef = game.ruleset.states[state]
+    bit = 1 << sdef.index
     until, channel = game.state_ends.get(state), game.state_marks[state]
     disabling = bit & game.disabling_mask
     on = bool(value)
@@ -195,6 +272,8 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
         g.flags[cid] = had | bit if on else had & ~bit
         if on and until is not None:
             g.expiring.setdefault(until, []).append(cid)
+        if on and sdef.removes_modifiers and g.mods:
+            drop_mods(g, cid)
         if disabling:
             g.epoch += 1
         if not vm.quiet(g, "state"):

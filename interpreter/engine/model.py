@@ -48,6 +48,7 @@ class StateDef:
     hides_properties: bool = False
     clear: str | None = None  # turn_end | phase_end
     disables_abilities: bool = False
+    removes_modifiers: bool = False  # setting it drops the card's modifiers (a silence)
 
 
 @dataclass(frozen=True)

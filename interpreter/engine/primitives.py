@@ -30,10 +30,10 @@ class Primitive:
 
 
 def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top",
-         face: str | None = None) -> None:
+         face: str | None = None, at: int | None = None) -> None:
     """Move cards to a zone: the game's mover for that zone does it (see movers)."""
     if to is not None:  # (a zone of no one, of an owner that is none: nothing to do, 1.1.4-style)
-        g.game.movers[to.name](g, env, cards, to, position, face)
+        g.game.movers[to.name](g, env, cards, to, position, face, at)
 
 
 def movers(game: Any) -> dict[str, Callable]:
@@ -66,10 +66,13 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
     rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
     zones and games, the maker's arguments, the mover reads from its closure (a local's
-    speed; its code is shared)."""
+    speed; its code is shared). A move to a position (`at`) is the kernel's: rare, it keeps
+    the per-card loop of the others free of a test."""
     lines = [
         "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show):",
-        "  def move(g, env, cards, to, position='top', face=None):",
+        "  def move(g, env, cards, to, position='top', face=None, at=None):",
+        "    if at is not None:",
+        "        return move_at(g, env, cards, to, position, face, at)",
         "    if type(cards) is not tuple:",
         "        cards = (cards,) if type(cards) is int else as_cards(g, cards)",
         "    up = UP if face is None else face == 'up'",
@@ -143,13 +146,15 @@ def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = Tru
 def setters(game: Any) -> dict[str, Callable]:
     """Per state, a `set_state` of it made for this game: its bit, the phase or turn it ends
     with, whether it starts or stops the card's abilities, whether anything hears it, its
-    change channel and whether a win/loss rule reads that are folded into its code."""
+    change channel, whether a win/loss rule reads that and whether setting it drops the card's
+    modifiers are folded into its code."""
     heard, ends = "state" in game.triggers_on, game.end_reads
     out = {}
     for name, sdef in game.ruleset.states.items():
         bit, until, channel = 1 << sdef.index, game.state_ends.get(name), game.state_marks[name]
         check = (ends is None or channel in ends) and game.end_check
-        plan = (until is not None, bool(bit & game.disabling_mask), heard, bool(check))
+        plan = (until is not None, bool(bit & game.disabling_mask), heard, bool(check),
+                sdef.removes_modifiers)
         make = _SETTER_MAKERS.get(plan)
         if make is None:
             make = _SETTER_MAKERS[plan] = _setter_maker(*plan)
@@ -161,11 +166,12 @@ _SETTER_MAKERS: dict[tuple, Callable[..., Callable]] = {}  # (see _setter_maker)
 
 
 def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
-                  check: bool) -> Callable[..., Callable]:
+                  check: bool, silencing: bool) -> Callable[..., Callable]:
     """A maker of setters of states that end with a phase or turn (`ends_with`), that start
     or stop the card's abilities (`disabling`), when some triggered ability hears a state
-    change (`heard`), that a win/loss rule reads (`check`). As _mover_maker: what differs,
-    the maker's arguments, is in the setter's closure."""
+    change (`heard`), that a win/loss rule reads (`check`), whose setting drops the card's
+    modifiers (`silencing`). As _mover_maker: what differs, the maker's arguments, is in the
+    setter's closure."""
 
     def changed(on: bool) -> list[str]:  # a card's state changed
         fields = f"{{'card': cid, 'state': state, 'value': {on}}}"
@@ -188,6 +194,7 @@ def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
         "                continue",
         "            flags[cid] = had | BIT",
         *(["            g.expiring.setdefault(UNTIL, []).append(cid)"] if ends_with else []),
+        *(["            if g.mods:", "                drop_mods(g, cid)"] if silencing else []),
         *("            " + line for line in changed(True)),
         "    else:",
         "        for cid in cards:",
@@ -203,7 +210,8 @@ def _setter_maker(ends_with: bool, disabling: bool, heard: bool,
 def _maker(lines: list[str]) -> Callable[..., Callable]:
     """The function `make` the lines define (the code of a mover or a setter)."""
     namespace: dict[str, Any] = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
-                 "quiet": vm.quiet, "label": kernel.zone_label}
+                 "quiet": vm.quiet, "label": kernel.zone_label, "move_at": kernel.move,
+                 "drop_mods": kernel.drop_mods}
     exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
     return namespace["make"]
 
@@ -444,8 +452,9 @@ HANDING = frozenset({"offer"})
 P = Param
 PRIMITIVES: dict[str, Primitive] = {
     "move": Primitive(move, (P("cards", "cards"), P("to", "zone"), P("position", "text", "top"),
-                             P("face", "text", None)),
-                      "move cards to a zone, one at a time (top or bottom; face up or down)"),
+                             P("face", "text", None), P("at", "number", None)),
+                      "move cards to a zone, one at a time (top or bottom, or to position `at`; "
+                      "face up or down)"),
     "shuffle": Primitive(shuffle, (P("zone", "zone"),), "shuffle a zone with the match RNG"),
     "set": Primitive(set_state, (P("cards", "cards"), P("state", "state"), P("value", "bool", True)),
                      "set or clear a card state"),
@@ -466,7 +475,13 @@ PRIMITIVES: dict[str, Primitive] = {
     "first_turn": Primitive(first_turn, (P("player", "player"),),
                             "the player takes the first turn (in setup: after a coin toss)"),
     "create": Primitive(kernel.create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
-                                 P("n", "number", 1)), "create token cards in a zone"),
+                                 P("n", "number", 1), P("at", "number", None)),
+                        "create token cards in a zone (on top, or at position `at`)"),
+    "transform": Primitive(kernel.transform, (P("cards", "cards"), P("name", "text")),
+                           "cards become another card in place (zone and position kept), "
+                           "as new objects"),
+    "detach": Primitive(kernel.detach, (P("cards", "cards"),),
+                        "cards stop being attached to their hosts and stay where they are"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),

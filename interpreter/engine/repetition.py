@@ -74,7 +74,9 @@ def _action_key(g: GameState, player: int, option: tuple) -> tuple:
 def loop_returned(g: GameState) -> bool:
     """True when the state, with the abilities waiting to resolve, has come back to one seen
     `returns` times since the last decision: the waiting abilities are then dropped."""
-    fp = (tuple(tuple(z) for z in g.zones.values()), tuple(g.flags), tuple(g.face),
+    # (each card's definition too: `transform` changes it in place)
+    fp = (tuple(tuple(z) for z in g.zones.values()), tuple(d.id for d in g.defs),
+          tuple(g.flags), tuple(g.face),
           tuple(sorted(g.counters.items())), tuple(tuple(sorted(r.items())) for r in g.res),
           tuple(sorted(g.host.items())), tuple(m[:5] for m in g.mods),
           tuple(g.pending), tuple(g.queue))

@@ -535,6 +535,8 @@ CARD_ATTR_SOURCE = {
     "face_up": "g.face[{c}]",
     "is_token": "g.defs[{c}].token",
     "host": "g.host.get({c})",
+    # 1-based, left to right as the zone is shown: its list's order, index 0 (the top) first
+    "position": "(g.zones[g.zone_of[{c}]].index({c}) + 1)",
 }
 CARD_READERS = {name: eval(f"lambda g, c: {source.format(c='c', hide='g.game.hiding_mask')}")  # (ours)
                 for name, source in CARD_ATTR_SOURCE.items()}
