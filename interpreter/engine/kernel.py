@@ -19,7 +19,7 @@ The invariants every change keeps:
   enters or leaves a zone where abilities work, or a state that disables abilities changes).
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
-  entered; with a trigger order by timestamp the old one is kept in `left_stamp`), and
+  entered; when waiting abilities remember their cards the old one is kept in `left_stamp`), and
   forgets its modifiers, counters, attachments and who saw it.
 - **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
   at once (vm.check_end): a player can lose in the middle of an effect.

@@ -47,7 +47,7 @@ def movers(game: Any) -> dict[str, Callable]:
     for name, zdef in game.ruleset.zones.items():
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
                 hearing is not None, ends is None or name in ends, bool(ends),
-                game.ruleset.triggers.order == "timestamp")
+                game.ruleset.triggers.remembers)
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)

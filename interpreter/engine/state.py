@@ -232,10 +232,10 @@ class GameState:
         self.controller: list[int] = []
         self.counters: dict[tuple[int, str], int] = {}
         self.stamp: list[int] = []  # when each card entered its zone
-        # card -> its stamp in the zone it last left, kept only for a trigger order by
-        # timestamp (an ability heard as its card leaves is ordered by when it entered)
-        self.left_stamp: dict[int, int] | None = \
-            {} if game.ruleset.triggers.order == "timestamp" else None
+        # card -> its stamp in the zone it last left, kept only when waiting abilities
+        # remember their cards (an ability heard as its card leaves is ordered by when it
+        # entered; see triggers.heard)
+        self.left_stamp: dict[int, int] | None = {} if game.ruleset.triggers.remembers else None
         self.res: list[dict[str, int]] = []
         self.turn = 0
         self.turn_player = 0

@@ -22,7 +22,7 @@ def heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
     env.update(fields)
     if ability.cond is None or ability.cond(g, env):
         items = tuple(fields.items())
-        if g.game.ruleset.triggers.remembers:
+        if g.left_stamp is not None:  # (the ruleset's `triggers` need them: see its remembers)
             items += ((ZONE, g.zone_of[cid]), (PLAYED, played(g, cid, ability)))
         g.pending.append((cid, idx, controller, items))
 
@@ -30,7 +30,7 @@ def heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
 def played(g: GameState, cid: int, ability) -> int:
     """When the card entered the zone where this ability works: its stamp, or, for a card
     heard as it left that zone (a deathrattle), the stamp it had there."""
-    if g.left_stamp is None or g.zone_of[cid].name in (ability.zones or g.game.ability_zone_set):
+    if g.zone_of[cid].name in (ability.zones or g.game.ability_zone_set):
         return g.stamp[cid]
     return g.left_stamp.get(cid, g.stamp[cid])
 
@@ -68,7 +68,7 @@ def push_trigger(g: GameState, trig: tuple) -> None:
     env = effect_env(g, cid, controller)
     env.update(fields)
     ability = g.defs[cid].abilities[idx]
-    if g.game.ruleset.triggers.resolves_gone(ability.key):
+    if ZONE not in env or g.game.ruleset.triggers.resolves_gone(ability.key):
         g.frames.append(Frame(ability.body, env, "trigger"))
     else:  # whether its card is still there is asked when it starts, not now (a stack)
         g.frames.append(Frame((IfStillThere(ability.body),), env, "trigger"))
