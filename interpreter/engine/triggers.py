@@ -36,7 +36,8 @@ def played(g: GameState, cid: int, ability) -> int:
 
 
 def checkpoint(g: GameState) -> None:
-    """Order the waiting triggered abilities (turn player first) and start resolving them."""
+    """Order the waiting triggered abilities (by the ruleset's policy: engine/ordering.py)
+    and start resolving them."""
     if g.pending:
         g.frames.append(Frame(g.game.order_code, {}, "order"))
     elif g.queue:
