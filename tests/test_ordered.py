@@ -16,7 +16,7 @@ from interpreter.run.loading import load_game
 
 ROOT = Path(__file__).parent.parent
 MINI = (ROOT / "tests/rulesets/mini.yaml").read_text(encoding="utf-8")
-CARDS = ROOT / "tests/scenarios/ordered/ask_cards.yaml"
+CARDS = ROOT / "tests/rulesets/ordered_ask_cards.yaml"
 PROMPT = "which triggered ability resolves next"
 # P1's 木霊 (draws) and 鐘 (gains life) and P2's 鐘 hear 一声's `pong`, cast by the turn player
 ZONES = {"field@P1": ["木霊", "鐘"], "field@P2": ["鐘"], "deck@P1": ["札", "札", "札"]}
