@@ -89,3 +89,14 @@ def test_an_unknown_policy_is_a_schema_error(tmp_path: Path) -> None:
     r = _check(tmp_path, "{order: random}")
     assert r.returncode in (1, 2) and "SCHEMA" in r.stdout and "order" in r.stdout, r
     assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_a_forced_loop_that_moves_cards_is_stopped_under_timestamp(tmp_path: Path) -> None:
+    """Waiting abilities remember their cards' places in play order, not their stamps (which
+    grow with every move): a loop that brings the board back is recognised (`limits.loop`)."""
+    game = _game(tmp_path, "{order: timestamp, left_play: skip}\nlimits: {loop: {returns: 3}}")
+    state = {"turn_player": "P1", "phase": "main",
+             "zones": {"field@P1": ["札"], "hand@P1": ["蹴", "巡", "札"]}}
+    g = scenario._start(game, {"state": state})
+    scenario._play_script(g, ["cast 蹴"])
+    assert g.result is None and any(r["e"] == "loop_stopped" for r in g.log)

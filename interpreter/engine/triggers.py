@@ -28,11 +28,19 @@ def heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
 
 
 def played(g: GameState, cid: int, ability) -> int:
-    """When the card entered the zone where this ability works: its stamp, or, for a card
-    heard as it left that zone (a deathrattle), the stamp it had there."""
+    """The card's place in play order: how many cards whose abilities work entered play
+    before it entered the zone where this ability works (a card heard as it left that zone, a
+    deathrattle, by the stamp it had there).
+
+    A place, not the stamp itself: places taken at two events of one batch still compare
+    (between them the older cards can only leave), and a forced loop that brings the board
+    back brings the places back too (repetition.loop_returned compares waiting abilities)."""
+    stamps = g.stamp
     if g.zone_of[cid].name in (ability.zones or g.game.ability_zone_set):
-        return g.stamp[cid]
-    return g.left_stamp.get(cid, g.stamp[cid])
+        entered = stamps[cid]
+    else:
+        entered = g.left_stamp.get(cid, stamps[cid])
+    return sum(stamps[c] < entered for c in g.live_cards())
 
 
 def checkpoint(g: GameState) -> None:
