@@ -118,6 +118,20 @@ def test_soak_bundled_matches_on_both_paths(ruleset: str) -> None:
     assert _unlogged(ruleset, seeds, False) == _unlogged(ruleset, seeds, True)
 
 
+ORDERED = str(Path(__file__).parent / "rulesets" / "ordered.yaml")
+
+
+def test_ordered_toy_matches_log_the_same_on_both_paths() -> None:
+    """The trigger-order toy (tests/rulesets/ordered.yaml: triggers by timestamp, abilities
+    that do not resolve once their card left play), with its deck from tests/cards/ordered."""
+    for seed in range(SEEDS):
+        _same_logs(_logged(ORDERED, seed, ["random", "random"], False),
+                   _logged(ORDERED, seed, ["random", "random"], True))
+    _same_logs(_logged(ORDERED, 0, ["greedy", "random"], False),
+               _logged(ORDERED, 0, ["greedy", "random"], True))
+    assert _unlogged(ORDERED, range(SEEDS), False) == _unlogged(ORDERED, range(SEEDS), True)
+
+
 def _tcg(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], capture_output=True,
                           text=True, cwd=Path(__file__).parent.parent, check=False)

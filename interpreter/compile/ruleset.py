@@ -25,6 +25,7 @@ from interpreter.engine.model import (
     Ruleset,
     StateDef,
     StateRule,
+    TriggerRules,
     VerbDef,
     WindowDef,
     ZoneDef,
@@ -86,6 +87,7 @@ class RulesetBuilder:
             else None
         rs.deck_rules = self._deck_rules()
         rs.limits = self._limits()
+        rs.triggers = self._triggers()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
         setup = self._body(at, set(), head=self._ref_head("setup", raw.get("setup")))
         return rs, self._program(rs, setup)
@@ -193,6 +195,19 @@ class RulesetBuilder:
                 self.diags.append(self.doc.diag(("card_stats", "plays", j), "UNKNOWN-ACTION",
                                                 f"unknown action {action!r}",
                                                 did_you_mean(action, self.names.actions)))
+
+    def _triggers(self) -> TriggerRules:
+        """`triggers`: the order policy, and whether abilities resolve once their card left
+        play (the schema checks the words); the exceptions must be events of the game."""
+        spec = self.raw.get("triggers") or {}
+        exceptions = spec.get("except") or ()
+        for j, event in enumerate(exceptions):
+            if event not in self.names.events:
+                self.diags.append(self.doc.diag(("triggers", "except", j), "UNKNOWN-EVENT",
+                                                f"unknown event {event!r}",
+                                                did_you_mean(str(event), self.names.events)))
+        return TriggerRules(spec.get("order", "ask"), spec.get("left_play", "resolve"),
+                            frozenset(exceptions))
 
     def _expect_zone(self, at: tuple, zone: Any) -> None:
 

@@ -20,7 +20,8 @@ The invariants every change keeps:
   their abilities did (a card transformed there).
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
-  entered), and forgets its modifiers, counters, attachments and who saw it.
+  entered; when waiting abilities remember their cards the old one is kept in `left_stamp`), and
+  forgets its modifiers, counters, attachments and who saw it.
 - **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
   at once (vm.check_end): a player can lose in the middle of an effect.
 - **events**: each change is announced (`vm.emit`) after it is made and before its marks;
@@ -121,6 +122,8 @@ def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
     g.flags[cid] = 0
     g.face[cid] = up
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
+    if g.left_stamp is not None:
+        g.left_stamp[cid] = g.stamp[cid]
     g.clock += 1
     g.stamp[cid] = g.clock
     forget(g, cid)

@@ -178,6 +178,26 @@ class Limits:
     loop_ref: str = ""
 
 
+@dataclass(frozen=True)
+class TriggerRules:
+    """The ruleset's `triggers`: how triggered abilities that wait together are ordered, and
+    whether one resolves once its card has left play since it triggered."""
+
+    order: str = "ask"  # ask | apnap | timestamp | seat | event (docs/LANGUAGE.md §2.9)
+    left_play: str = "resolve"  # resolve | skip
+    exceptions: frozenset[str] = frozenset()  # events whose abilities do the other
+    # a waiting ability remembers its card's zone and timestamp (read as each one triggers)
+    remembers: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "remembers", self.order == "timestamp"
+                           or self.left_play == "skip" or bool(self.exceptions))
+
+    def resolves_gone(self, event: str) -> bool:
+        """Whether an ability triggered by `event` resolves although its card left play."""
+        return (self.left_play == "resolve") != (event in self.exceptions)
+
+
 @dataclass
 class Ruleset:
     id: str
@@ -208,5 +228,6 @@ class Ruleset:
     limits: Limits = Limits()
     deck: dict = field(default_factory=dict)
     tokens: dict[str, dict] = field(default_factory=dict)
+    triggers: TriggerRules = TriggerRules()
     path: str = ""
     raw: dict = field(default_factory=dict)

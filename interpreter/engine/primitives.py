@@ -46,7 +46,8 @@ def movers(game: Any) -> dict[str, Callable]:
     out = {}
     for name, zdef in game.ruleset.zones.items():
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
-                hearing is not None, ends is None or name in ends, bool(ends))
+                hearing is not None, ends is None or name in ends, bool(ends),
+                game.ruleset.triggers.remembers)
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
@@ -60,11 +61,12 @@ _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 
 def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
-                 ends: bool) -> Callable[..., Callable]:
+                 ends: bool, keeps_left: bool) -> Callable[..., Callable]:
     """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
     card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
-    rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
+    rule reads (`to_ends`) or not while it reads some zone (`ends`), keeping the stamp a card
+    had where it left (`keeps_left`: kernel.move's `left_stamp`). What differs between such
     zones and games, the maker's arguments, the mover reads from its closure (a local's
     speed; its code is shared). A move to a position (`at`) is the kernel's: rare, it keeps
     the per-card loop of the others free of a test."""
@@ -104,6 +106,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "        g.flags[cid] = 0",
         "        g.face[cid] = up",
         "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
+        *(["        g.left_stamp[cid] = g.stamp[cid]"] if keeps_left else []),
         "        g.stamp[cid] = g.clock = g.clock + 1",
         "        if tidy:",
         "            forget(g, cid)",

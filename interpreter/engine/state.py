@@ -213,7 +213,7 @@ class GameState:
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
-        "queues",
+        "queues", "left_stamp",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -232,6 +232,10 @@ class GameState:
         self.controller: list[int] = []
         self.counters: dict[tuple[int, str], int] = {}
         self.stamp: list[int] = []  # when each card entered its zone
+        # card -> its stamp in the zone it last left, kept only when waiting abilities
+        # remember their cards (an ability heard as its card leaves is ordered by when it
+        # entered; see triggers.heard)
+        self.left_stamp: dict[int, int] | None = {} if game.ruleset.triggers.remembers else None
         self.res: list[dict[str, int]] = []
         self.turn = 0
         self.turn_player = 0
@@ -363,6 +367,7 @@ class GameState:
         g.controller = list(self.controller)
         g.counters = dict(self.counters)
         g.stamp = list(self.stamp)
+        g.left_stamp = None if self.left_stamp is None else dict(self.left_stamp)
         g.res = [dict(r) for r in self.res]
         g.turn, g.turn_player, g.phase = self.turn, self.turn_player, self.phase
         g.frames = [f.copy() for f in self.frames]

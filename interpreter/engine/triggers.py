@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from interpreter.engine.state import Frame, GameState
 
+# What a waiting ability remembers of its card (as engine names among its event's fields)
+# when the ruleset's `triggers` need it: the zone it was in when it triggered (has it left
+# since?) and when it entered the zone where the ability works (the order by timestamp).
+ZONE, PLAYED = "#zone", "#played"
+
 
 def effect_env(g: GameState, source: int | None, controller: int) -> dict:
     return {"self": source, "you": controller, "opponent": g.game.opponent[controller]}
@@ -16,11 +21,31 @@ def heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
     env = effect_env(g, cid, controller)
     env.update(fields)
     if ability.cond is None or ability.cond(g, env):
-        g.pending.append((cid, idx, controller, tuple(fields.items())))
+        items = tuple(fields.items())
+        if g.left_stamp is not None:  # (the ruleset's `triggers` need them: see its remembers)
+            items += ((ZONE, g.zone_of[cid]), (PLAYED, played(g, cid, ability)))
+        g.pending.append((cid, idx, controller, items))
+
+
+def played(g: GameState, cid: int, ability) -> int:
+    """The card's place in play order: how many cards whose abilities work entered play
+    before it entered the zone where this ability works (a card heard as it left that zone, a
+    deathrattle, by the stamp it had there).
+
+    A place, not the stamp itself: places taken at two events of one batch still compare
+    (between them the older cards can only leave), and a forced loop that brings the board
+    back brings the places back too (repetition.loop_returned compares waiting abilities)."""
+    stamps = g.stamp
+    if g.zone_of[cid].name in (ability.zones or g.game.ability_zone_set):
+        entered = stamps[cid]
+    else:
+        entered = g.left_stamp.get(cid, stamps[cid])
+    return sum(stamps[c] < entered for c in g.live_cards())
 
 
 def checkpoint(g: GameState) -> None:
-    """Order the waiting triggered abilities (turn player first) and start resolving them."""
+    """Order the waiting triggered abilities (by the ruleset's policy: engine/ordering.py)
+    and start resolving them."""
     if g.pending:
         g.frames.append(Frame(g.game.order_code, {}, "order"))
     elif g.queue:
@@ -51,7 +76,31 @@ def push_trigger(g: GameState, trig: tuple) -> None:
     cid, idx, controller, fields = trig
     env = effect_env(g, cid, controller)
     env.update(fields)
-    g.frames.append(Frame(g.defs[cid].abilities[idx].body, env, "trigger"))
+    ability = g.defs[cid].abilities[idx]
+    if ZONE not in env or g.game.ruleset.triggers.resolves_gone(ability.key):
+        g.frames.append(Frame(ability.body, env, "trigger"))
+    else:  # whether its card is still there is asked when it starts, not now (a stack)
+        g.frames.append(Frame((IfStillThere(ability.body),), env, "trigger"))
+
+
+class IfStillThere:
+    """A triggered ability that does not resolve once its card has left the zone it was in
+    when it triggered: it starts (its body replaces this frame) only if the card is there.
+    An instruction (instructions.Instr's shape, which the VM calls; this module sits below
+    it), alone in its frame, so it never asks and has nothing to resume."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: tuple) -> None:
+        self.body = body
+
+    def run(self, g: GameState, f: Frame) -> None:
+        g.frames.pop()
+        cid = f.env["self"]
+        if g.zone_of[cid] is f.env[ZONE]:
+            g.frames.append(Frame(self.body, f.env, "trigger"))
+        elif g.log is not None:  # (log only: nothing happened to trigger on)
+            g.log.append({"e": "left_play", "card": g.game.show(g, "card", cid)})
 
 
 def apnap(g: GameState) -> list[int]:
