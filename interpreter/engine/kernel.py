@@ -174,7 +174,8 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
     """Each card becomes the card `name` (looked up as `create` does) in place, card by card:
     it keeps its zone, its position there, its face, owner and controller. Otherwise it is a new
     object (see the module's invariants): no states, a new stamp, and its modifiers, counters,
-    attachments (both ways) and who saw it are forgotten. The epoch grows when abilities work in
+    attachments (both ways) and who saw it are forgotten, and its triggered abilities waiting
+    to resolve go with the old object. The epoch grows when abilities work in
     its zone (and the index of the live abilities is made again: the card's are others now);
     `transformed` is announced (with the name it had: `was`; private to its owner, or to no
     one, when not every player sees the card); its zone is marked (what was read
@@ -188,6 +189,7 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
         g.clock += 1
         g.stamp[cid] = g.clock
         forget(g, cid)
+        _drop_waiting(g, cid)
         if zone.name in g.game.scan_zone_set:
             g.epoch += 1
             g.live_index = None
@@ -196,6 +198,15 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
                     private_to=_unseen_by(g, cid))
         g.marks[zone.name] = g.version
         vm.check_end(g, zone.name)
+
+
+def _drop_waiting(g: GameState, cid: int) -> None:
+    """The card's triggered abilities waiting to resolve were the old object's (a waiting
+    ability is its card and the index of one of its abilities): they are dropped."""
+    if g.pending:
+        g.pending = [t for t in g.pending if t[0] != cid]
+    if g.queue:
+        g.queue = [t for t in g.queue if t[0] != cid]
 
 
 def _unseen_by(g: GameState, cid: int) -> int | None:
