@@ -19,7 +19,8 @@ The invariants every change keeps:
   enters or leaves a zone where abilities work, or a state that disables abilities changes).
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
-  entered), and forgets its modifiers, counters, attachments and who saw it.
+  entered), and forgets its modifiers, counters, attachments and who saw it. A card of a pool
+  (owned by no player) entering a player's zone becomes that player's.
 - **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
   at once (vm.check_end): a player can lose in the middle of an effect.
 - **events**: each change is announced (`vm.emit`) after it is made and before its marks;
@@ -107,6 +108,8 @@ def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
     g.flags[cid] = 0
     g.face[cid] = up
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
+    if g.owner[cid] < 0:  # a card of a pool (no player's) becomes the player's it goes to
+        g.owner[cid] = to.owner
     g.clock += 1
     g.stamp[cid] = g.clock
     forget(g, cid)
@@ -147,11 +150,11 @@ def forget(g: GameState, cid: int) -> None:
 
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
            n: int = 1) -> None:
-    """Create `n` token cards `name` on top of zone `to` (owned by the zone's owner, else by
-    `you`), one at a time: a full zone refuses the rest (`create_failed`, logged only). Each is a
-    new card (no state, face `face` or the zone's, a new stamp); the epoch grows when abilities
-    work there; `created` is announced; the zone is marked; the win/loss rules that read it are
-    asked."""
+    """Create `n` cards `name` (a token, or a card of the card sets) on top of zone `to` (owned
+    by the zone's owner, else by `you`), one at a time: a full zone refuses the rest
+    (`create_failed`, logged only). Each is a new card (no state, face `face` or the zone's, a
+    new stamp); the epoch grows when abilities work there; `created` is announced; the zone is
+    marked; the win/loss rules that read it are asked."""
     if to is None:
         return
     zdef = g.game.ruleset.zones[to.name]
@@ -164,7 +167,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
                               "why": "zone is full"})
             return
         # a new card: new_cards gave it its zone, no state, its owner as controller
-        cid = g.game.new_card(g, g.game.tokens[name], owner, to)
+        cid = g.game.new_card(g, g.game.creatable[name], owner, to)
         g.zones[to].insert(0, cid)
         if to.name in g.game.scan_zone_set:
             g.epoch += 1

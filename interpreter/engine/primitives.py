@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import kernel, vm
+from interpreter.engine import copying, kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
@@ -46,7 +46,8 @@ def movers(game: Any) -> dict[str, Callable]:
     out = {}
     for name, zdef in game.ruleset.zones.items():
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
-                hearing is not None, ends is None or name in ends, bool(ends))
+                hearing is not None, ends is None or name in ends, bool(ends),
+                bool(game.ruleset.pools) and not zdef.shared)
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
@@ -60,13 +61,14 @@ _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 
 def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
-                 ends: bool) -> Callable[..., Callable]:
+                 ends: bool, adopt: bool = False) -> Callable[..., Callable]:
     """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
     card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
-    rule reads (`to_ends`) or not while it reads some zone (`ends`). What differs between such
-    zones and games, the maker's arguments, the mover reads from its closure (a local's
-    speed; its code is shared)."""
+    rule reads (`to_ends`) or not while it reads some zone (`ends`), of a player in a game
+    with pools (`adopt`: a pool's card, of no player, becomes the zone's). What differs
+    between such zones and games, the maker's arguments, the mover reads from its closure (a
+    local's speed; its code is shared)."""
     lines = [
         "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show):",
         "  def move(g, env, cards, to, position='top', face=None):",
@@ -101,6 +103,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "        g.flags[cid] = 0",
         "        g.face[cid] = up",
         "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
+        *(["        if g.owner[cid] < 0:", "            g.owner[cid] = owned"] if adopt else []),
         "        g.stamp[cid] = g.clock = g.clock + 1",
         "        if tidy:",
         "            forget(g, cid)",
@@ -467,6 +470,8 @@ PRIMITIVES: dict[str, Primitive] = {
                             "the player takes the first turn (in setup: after a coin toss)"),
     "create": Primitive(kernel.create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1)), "create token cards in a zone"),
+    "copy": Primitive(copying.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None)),
+                      "new cards made from the definitions of cards (not their states or modifiers)"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),
