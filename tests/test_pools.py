@@ -121,7 +121,8 @@ def test_pool_cards_belong_to_no_player_until_a_players_zone_takes_them():
         g = game.new_state([COPPERS, COPPERS], 0)
         row = g.zones[ZoneRef("market", -1)]
         assert [g.defs[c].name for c in row] == ["Goblin", "Merchant", "Conjurer"]
-        assert {g.owner[c] for c in row} == {-1}
+        assert {g.owner[c] for c in row} == {None}
+        assert g.get(row[0], "owner") is None  # `c.owner` is none
         for label in ["play Copper"] * 3 + ["buy Goblin"]:
             g.apply(next(i for i, a in enumerate(g.legal_actions()) if label in a.label))
         bought = g.zones[ZoneRef("discard", 0)][-1]

@@ -6,6 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from interpreter.diagnostics import TcgError
 from interpreter.engine import kernel, limits, observe, vm
 from interpreter.engine.instructions import CallFromEnv, Speed, Together, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
@@ -45,7 +46,7 @@ class Game:
         self.cards = cards
         self.tokens = tokens
         # what `create` makes, by name: the ruleset's tokens and the cards of its card sets
-        self.creatable = {**cards, **tokens}
+        self.creatable = _Creatable({**cards, **tokens})
         self.ruleset_creates = creates  # what the ruleset's own texts create (see for_cards)
         self.pool_names = frozenset(n for p in ruleset.pools for n in p.cards)
         self.program = program
@@ -339,8 +340,10 @@ if mods and name in mods:
     def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
         return self.new_cards(g, [d], owner, zone)[0]
 
-    def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
-        """New card instances (not yet in any zone's list), numbered in order."""
+    def new_cards(self, g: GameState, defs: list[CardDef], owner: int | None,
+                  zone: ZoneRef) -> range:
+        """New card instances (not yet in any zone's list), numbered in order; owner None:
+        a pool's cards, of no player."""
         first, n = len(g.defs), len(defs)
         if first + n > limits.MAX_CARDS:
             limits.too_many_cards(g)
@@ -374,9 +377,9 @@ if mods and name in mods:
                 ref = g.zone_key(sections[section]["zone"], p)
                 cards = self.new_cards(g, list(map(self.cards.__getitem__, names)), p, ref)
                 g.zones[ref].extend(cards)
-        for pool in self.ruleset.pools:  # cards of no player (owner -1), the first on top
+        for pool in self.ruleset.pools:  # cards of no player (owner None), the first on top
             ref = ZoneRef(pool.zone, -1)
-            g.zones[ref].extend(self.new_cards(g, [self.cards[n] for n in pool.cards], -1, ref))
+            g.zones[ref].extend(self.new_cards(g, [self.cards[n] for n in pool.cards], None, ref))
         g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
                               "game"))
         vm.run(g)
@@ -390,8 +393,8 @@ if mods and name in mods:
         if isinstance(value, ZoneRef):
             return value.name if value.owner < 0 else f"{value.name}@P{value.owner + 1}"
         kind = self.field_types.get(field, "any")
-        if kind == "player":  # (-1: no player, the owner of a pool's card)
-            return f"P{value + 1}" if value >= 0 else None
+        if kind == "player":
+            return f"P{value + 1}"
         if isinstance(value, tuple):
             return [self.show(g, field, v) for v in value]
         if kind in ("cards", "card") and isinstance(value, int):
@@ -400,6 +403,14 @@ if mods and name in mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+class _Creatable(dict):
+    """`create`'s table. A name written in a text is checked (UNKNOWN-TOKEN); one known only
+    as the effect runs (a variable) may name nothing: an error that says so, not a KeyError."""
+
+    def __missing__(self, name: Any) -> CardDef:
+        raise TcgError(f"create: {name!r} is neither a token nor a card of this game")
 
 
 def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:

@@ -103,7 +103,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "        g.flags[cid] = 0",
         "        g.face[cid] = up",
         "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
-        *(["        if g.owner[cid] < 0:", "            g.owner[cid] = owned"] if adopt else []),
+        *(["        if g.owner[cid] is None:", "            g.owner[cid] = owned"] if adopt else []),
         "        g.stamp[cid] = g.clock = g.clock + 1",
         "        if tidy:",
         "            forget(g, cid)",
