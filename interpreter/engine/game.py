@@ -351,8 +351,10 @@ if mods and name in mods:
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)
         g.face.extend([self.ruleset.zones[zone.name].face == "up"] * n)
-        g.owner.extend([owner] * n)
-        g.controller.extend([owner] * n)
+        # (None only for a pool's cards, until a player's zone takes them: GameState's lists
+        # are typed for the cards players own, which is every card an effect runs for)
+        g.owner.extend([owner] * n)  # type: ignore[list-item]
+        g.controller.extend([owner] * n)  # type: ignore[list-item]
         g.stamp.extend([0] * n)
         g.home.extend([zone.name] * n)
         return range(first, first + n)
