@@ -157,3 +157,20 @@ def test_the_learning_layout_encodes_the_pool_cards():
     assert {"market[0].card=Goblin", "market[1].card=Merchant", "market[2].card=Conjurer"} <= on
     assert not any(name.startswith("market_deck[") and name.endswith(("=Goblin", "=Twin"))
                    for name in on)
+
+
+def test_create_of_a_name_known_only_as_it_runs_that_names_nothing_is_a_clear_error(game_dir: Path):
+    """A variable's value cannot be checked: the match stops with an error naming it."""
+    cards = game_dir / "cards" / "pools" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8") + """\
+  - name: Odd
+    abilities:
+      - 'when moved where card == self and to_zone == "play": let n = "Nope"; create(n, play(you))'
+""", encoding="utf-8")
+    deck = game_dir / "odd.yaml"
+    deck.write_text("ruleset: pools\nmain: {Odd: 4}\n", encoding="utf-8")
+    assert tcg("check", "rulesets/pools.yaml", "cards/pools", "odd.yaml", cwd=game_dir).returncode == 0
+    r = tcg("play", "rulesets/pools.yaml", "--deck", "odd.yaml", "--deck", "odd.yaml",
+            "--agents", "greedy,greedy", cwd=game_dir)
+    assert "create: 'Nope' is neither a token nor a card of this game" in r.stderr, r.stderr
+    assert r.returncode != 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr
