@@ -107,12 +107,9 @@ def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
     g.zone_of[cid] = to
     g.flags[cid] = 0
     g.face[cid] = up
-    if to.owner < 0:
-        g.controller[cid] = g.owner[cid]
-    else:  # (a card of a pool, no player's, becomes the player's it goes to)
-        g.controller[cid] = to.owner
-        if g.owner[cid] is None:
-            g.owner[cid] = to.owner
+    g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
+    if g.owner[cid] is None and to.owner >= 0:  # a pool's card becomes the zone's player's
+        g.owner[cid] = to.owner
     g.clock += 1
     g.stamp[cid] = g.clock
     forget(g, cid)
