@@ -64,3 +64,10 @@ def test_a_transformed_card_makes_another_state_for_the_loop_rule() -> None:
     card = g.zones[g.zone_key("hand", 0)][0]
     kernel.transform(g, vm.effect_env(g, None, 0), card, "羊")
     assert not loop_returned(g)
+
+
+def test_a_match_holds_the_card_a_transform_names() -> None:
+    """A match dealt 狼化 (transform into 狼) holds 狼's abilities (Game.for_cards narrows the
+    game to the cards a match can hold); one without it does not need them."""
+    assert "狼" in GAME.held({"兵", "狼化"})
+    assert "狼" not in GAME.held({"兵"})

@@ -277,3 +277,18 @@ def test_the_timing_rule_inlined_is_the_timing_rule() -> None:
         g = SimpleNamespace(triggers=triggers, pending=pending, queues=queues, queue=queue,
                             state_rules=rules, rules_at=at, version=4)
         assert inlined(g) == bool(needs_settling(g)), g
+
+
+POOLS = str(Path(__file__).parent / "rulesets" / "pools.yaml")
+
+
+def test_pools_toy_matches_log_the_same_on_both_paths() -> None:
+    """tests/rulesets/pools.yaml (not bundled): a market dealt from a game-owned pool, cards
+    created by name and copied with their abilities, a token with an ability; its default
+    decks (tests/cards/pools/decks) are coppers against cards that create."""
+    for seed in range(SEEDS):
+        _same_logs(_logged(POOLS, seed, ["random", "random"], False),
+                   _logged(POOLS, seed, ["random", "random"], True))
+    _same_logs(_logged(POOLS, 0, ["greedy", "random"], False),
+               _logged(POOLS, 0, ["greedy", "random"], True))
+    assert _unlogged(POOLS, range(SEEDS), False) == _unlogged(POOLS, range(SEEDS), True)

@@ -258,17 +258,18 @@ class EffectChecker(Walker):
                                       f"got {_a(t)}")
 
     def _created(self, v: A.Expr) -> None:
-        """`create` makes one of the ruleset's tokens: a name written in the text (in quotes or
-        as a bare word) must be one, or the engine would have nothing to make."""
+        """`create` makes one of the ruleset's tokens or a card of its card sets: a name
+        written in the text (in quotes or as a bare word) must be one, or the engine would
+        have nothing to make."""
         if isinstance(v, A.Name) and (v.id in self.scope or v.id in _NEVER_WORDS):
             return  # a variable: its value is known only when the effect runs
         name = v.value if isinstance(v, A.Str) else v.id if isinstance(v, A.Name) else None
-        if name is not None and name not in self.names.tokens:
+        if name is not None and name not in self.names.tokens and name not in self.names.cards:
             known = ", ".join(sorted(self.names.tokens)) or "none"
-            self._add(v.span, "UNKNOWN-TOKEN", f"'{name}' is not a token of this ruleset "
-                                               f"(its tokens: {known})",
-                      did_you_mean(name, self.names.tokens)
-                      or "declare it under the ruleset's `tokens`")
+            self._add(v.span, "UNKNOWN-TOKEN", f"'{name}' is neither a token of this ruleset "
+                                               f"(its tokens: {known}) nor a card of its card sets",
+                      did_you_mean(name, self.names.tokens | self.names.cards)
+                      or "declare it under the ruleset's `tokens`, or name a card")
 
     # ---------- expressions ----------
     def _cond(self, e: A.Expr | None) -> None:

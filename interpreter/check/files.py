@@ -79,7 +79,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
                 flawed.add(id(usable))
     rulesets = {**known.rulesets, **{d.data.get("id"): d for d in docs["ruleset"]}}
     for doc in docs["ruleset"]:
-        _collect(report, lambda doc=doc: build_game(doc, []))
+        _collect(report, lambda doc=doc: build_game(doc, [], known_cards=files.card_names_beside(doc)))
         report.extend(forbid.for_ruleset(doc)[0].diagnostics)
     for doc in docs["forbid"]:
         ruleset_doc = rulesets.get(doc.data["ruleset"]) or _bundled(doc.data["ruleset"], doc, report)

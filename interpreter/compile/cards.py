@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from interpreter.compile.creates import CreatesReader
 from interpreter.compile.ruleset import RulesetBuilder
-from interpreter.compile.texts import TextReader, get_at
+from interpreter.compile.texts import get_at
 from interpreter.diagnostics import did_you_mean, number_hint
 from interpreter.engine.model import AbilityDef, CardDef, ExprFn, printed_values
 from interpreter.lang import ast as A
@@ -16,7 +17,7 @@ from interpreter.load.yamlpos import Doc
 class CardBuilder(Walker):
     def __init__(self, rb: RulesetBuilder, doc: Doc, first_id: int) -> None:
         self.rb, self.doc = rb, doc
-        self.texts = TextReader(doc, rb.names, rb.diags, rb.compiler)
+        self.texts = CreatesReader(doc, rb.names, rb.diags, rb.compiler)
         self.next_id = first_id
 
     def build(self) -> dict[str, CardDef]:
@@ -44,35 +45,52 @@ class CardBuilder(Walker):
         return ("cards",) if i is None else ("cards", i, "name")
 
     def card(self, i: int, card: dict) -> CardDef:
-        at = ("cards", i)
+        return self.define(("cards", i), str(card["name"]), card)
+
+    def tokens(self, specs: dict) -> dict[str, CardDef]:
+        """The ruleset's `tokens` (this builder reads the ruleset): cards with no card set,
+        made only by `create`; with abilities and an effect as cards have."""
+        return {str(name): self.define(("tokens", name), str(name), spec or {}, token=True)
+                for name, spec in specs.items()}
+
+    def define(self, at: tuple, name: str, card: dict, token: bool = False) -> CardDef:
+        """The card (or token) described at `at`."""
         props = {k: v for k, v in card.items()
                  if k not in ("name", "text", "abilities", "effect", "condition", "waivers")}
         self._check_props(at, props)
         c = self.rb.compiler
         pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
+        self.texts.creates = frozenset()
         try:
-            return self._card(at, card, props)
+            return replace(self._card(at, name, card, props), token=token,
+                           creates=self.texts.creates)
         finally:
             pool_modified |= c.modified
             c.modified = pool_modified
 
-    def _card(self, at: tuple, card: dict, props: dict) -> CardDef:
+    def _card(self, at: tuple, name: str, card: dict, props: dict) -> CardDef:
         abilities = []
         for j, _text in enumerate(card.get("abilities") or ()):
-            ability = self.ability((*at, "abilities", j))
+            ability = self.ability((*at, "abilities", j), name)
             if ability is not None:
                 abilities.append(ability)
-        effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
+        effect = self._effect((*at, "effect"), name) if card.get("effect") else ()
         condition = None
         if card.get("condition"):
             tree = self.texts.read((*at, "condition"), "cond")
             condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
         cid = self.next_id
         self.next_id += 1
-        return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition,
+        return CardDef(cid, name, props, tuple(abilities), effect, condition,
                        modifies=frozenset(self.rb.compiler.modified),
                        printed=printed_values(props, self.rb._properties().values()),
                        text=str(card.get("text") or ""))
+
+    def _effect(self, at: tuple, card: str) -> tuple:
+        """The card's own effect (`run(card)`), compiled with the ruleset's names."""
+        self.rb.compiler.context = card
+        tree = self.texts.read(at, "body")
+        return () if tree is None else self.rb.compiler.body(tree)
 
     def _check_props(self, at: tuple, props: dict) -> None:
         pdefs = self.rb._properties()
@@ -101,8 +119,8 @@ class CardBuilder(Walker):
                 self.rb.diags.append(self.doc.diag((*at, key), "TYPE",
                                                    f"'{key}' must be true or false"))
 
-    def ability(self, at: tuple) -> AbilityDef | None:
-        self.rb.compiler.context = str(get_at(self.doc.data, (*at[:2], "name")))
+    def ability(self, at: tuple, card: str) -> AbilityDef | None:
+        self.rb.compiler.context = card
         tree = self.texts.read(at, "ability")
         if tree is None:
             return None

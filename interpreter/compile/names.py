@@ -46,6 +46,7 @@ class Names:
     actions: set[str] = field(default_factory=set)
     windows: set[str] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
+    cards: set[str] = field(default_factory=set)  # the card sets' names (`create` makes them too)
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type

@@ -21,6 +21,7 @@ from interpreter.engine.model import (
     Limits,
     LossRule,
     PhaseDef,
+    PoolDef,
     PropDef,
     Ruleset,
     StateDef,
@@ -31,6 +32,7 @@ from interpreter.engine.model import (
     ZoneDef,
 )
 from interpreter.lang import ast as A
+from interpreter.load.files import MAX_DECK
 from interpreter.load.yamlpos import Doc
 
 ACTION_FIELDS = ("card", "player", "ability")
@@ -86,6 +88,7 @@ class RulesetBuilder:
             if raw.get("heuristic") \
             else None
         rs.deck_rules = self._deck_rules()
+        rs.pools = self._pools()
         rs.limits = self._limits()
         rs.triggers = self._triggers()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
@@ -179,6 +182,30 @@ class RulesetBuilder:
         for sec, d in ((rs.deck or {}).get("sections") or {}).items():
             self._expect_zone(("deck", "sections", sec, "zone"), (d or {}).get("zone"))
         self._check_card_stats()
+
+    def _pools(self) -> tuple[PoolDef, ...]:
+        """`pools`: game-owned cards dealt to shared zones before `setup` (their names are
+        checked against the card sets by compile/build.py, which knows them)."""
+        out = []
+        for name, d in (self.raw.get("pools") or {}).items():
+            zone = d.get("zone")
+            self._expect_zone(("pools", name, "zone"), zone)
+            if zone in self.names.zones and not self.names.zones[zone]:
+                self.diags.append(self.doc.diag(
+                    ("pools", name, "zone"), "POOL-ZONE",
+                    f"pool {name!r} deals into {zone!r}, a zone of each player; a pool belongs "
+                    "to no player", f"declare {zone!r} with `shared: true`, or put these cards "
+                    "in the players' decks"))
+            counts = d.get("cards") or {}
+            if sum(counts.values()) > MAX_DECK:  # (before expanding them card by card)
+                self.diags.append(self.doc.diag(
+                    ("pools", name, "cards"), "POOL-TOO-LARGE",
+                    f"pool {name!r} holds more than {MAX_DECK:,} cards",
+                    "no game is played with pools this large"))
+                counts = {}
+            cards = tuple(card for card, n in counts.items() for _ in range(n))
+            out.append(PoolDef(str(name), str(zone), cards, str(d.get("ref", ""))))
+        return tuple(out)
 
     def _check_card_stats(self) -> None:
         """`card_stats` (what per-card statistics count as drawn and played) names a zone

@@ -6,6 +6,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from interpreter.diagnostics import TcgError
 from interpreter.engine import kernel, limits, observe, vm
 from interpreter.engine.instructions import CallFromEnv, Speed, Together, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
@@ -35,7 +36,8 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, cards: dict[str, CardDef], program: tuple,
                  tokens: dict[str, CardDef], rules_modify: frozenset[str] = frozenset(),
-                 static_reads: frozenset[str] | None = None, reference: bool = False) -> None:
+                 static_reads: frozenset[str] | None = None, reference: bool = False,
+                 creates: frozenset[str] | None = frozenset()) -> None:
         # the reference path: the kernel's functions, no code generated per game (see kernel)
         self.reference = reference
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
@@ -43,6 +45,10 @@ class Game:
         self.end_check = ruleset.end_check  # (see vm.check_end)
         self.cards = cards
         self.tokens = tokens
+        # what `create` makes, by name: the ruleset's tokens and the cards of its card sets
+        self.creatable = _Creatable({**cards, **tokens})
+        self.ruleset_creates = creates  # what the ruleset's own texts create (see for_cards)
+        self.pool_names = frozenset(n for p in ruleset.pools for n in p.cards)
         self.program = program
         self.order_code = (OrderTriggers(),)
         self.close_together = (Together(False),)  # (see vm._start_together)
@@ -82,20 +88,43 @@ class Game:
         self._narrowed: dict[frozenset[str], Game] = {}
 
     def for_cards(self, names: Iterable[str]) -> Game:
-        """This game narrowed to a match holding only the cards `names` (and the tokens): the
-        abilities of cards outside the match are never looked for. A pool of hundreds of
-        cards then costs a match of forty cards nothing (its events are heard by no one, no
-        card of it can forbid or replace a verb...). The pool's compiled code and change
-        channels are kept: they stay right, being made for more cards."""
+        """This game narrowed to a match holding only the cards `names`, the pools' cards, the
+        tokens and what they can create (`held`): the abilities of cards outside the match
+        are never looked for. A pool of hundreds of cards then costs a match of forty cards
+        nothing (its events are heard by no one, no card of it can forbid or replace a
+        verb...). The pool's compiled code and change channels are kept: they stay right,
+        being made for more cards."""
         key = frozenset(names)
         game = self._narrowed.get(key)
         if game is None:
             game = self._narrowed[key] = copy.copy(self)
-            pool = [*(d for d in self.cards.values() if d.name in key), *self.tokens.values()]
+            held = self.held(key)
+            pool = [*(d for d in self.cards.values() if held is None or d.name in held),
+                    *self.tokens.values()]
             game._where_abilities_work(pool)
             game._index_abilities(pool)
             game.readers = game._readers(pool)
         return game
+
+    def held(self, names: Iterable[str]) -> frozenset[str] | None:
+        """The names of the cards a match dealt `names` can hold: those, the pools' cards and
+        what the ruleset's texts, the tokens and any of these cards can `create`, and so on;
+        None when some text creates a name known only as it runs (any card)."""
+        if self.ruleset_creates is None:
+            return None
+        held: set[str] = set()
+        todo = [*names, *self.pool_names, *self.ruleset_creates, *self.tokens]
+        while todo:
+            name = todo.pop()
+            if name in held:
+                continue
+            held.add(name)
+            d = self.creatable.get(name)
+            if d is not None:
+                if d.creates is None:
+                    return None
+                todo.extend(d.creates)
+        return frozenset(held)
 
     def _where_abilities_work(self, pool: list[CardDef]) -> None:
         own_zones = {z for d in pool for a in d.abilities if a.zones for z in a.zones}
@@ -311,8 +340,10 @@ if mods and name in mods:
     def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
         return self.new_cards(g, [d], owner, zone)[0]
 
-    def new_cards(self, g: GameState, defs: list[CardDef], owner: int, zone: ZoneRef) -> range:
-        """New card instances (not yet in any zone's list), numbered in order."""
+    def new_cards(self, g: GameState, defs: list[CardDef], owner: int | None,
+                  zone: ZoneRef) -> range:
+        """New card instances (not yet in any zone's list), numbered in order; owner None:
+        a pool's cards, of no player."""
         first, n = len(g.defs), len(defs)
         if first + n > limits.MAX_CARDS:
             limits.too_many_cards(g)
@@ -320,8 +351,10 @@ if mods and name in mods:
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)
         g.face.extend([self.ruleset.zones[zone.name].face == "up"] * n)
-        g.owner.extend([owner] * n)
-        g.controller.extend([owner] * n)
+        # (None only for a pool's cards, until a player's zone takes them: GameState's lists
+        # are typed for the cards players own, which is every card an effect runs for)
+        g.owner.extend([owner] * n)  # type: ignore[list-item]
+        g.controller.extend([owner] * n)  # type: ignore[list-item]
         g.stamp.extend([0] * n)
         g.home.extend([zone.name] * n)
         return range(first, first + n)
@@ -346,6 +379,9 @@ if mods and name in mods:
                 ref = g.zone_key(sections[section]["zone"], p)
                 cards = self.new_cards(g, list(map(self.cards.__getitem__, names)), p, ref)
                 g.zones[ref].extend(cards)
+        for pool in self.ruleset.pools:  # cards of no player (owner None), the first on top
+            ref = ZoneRef(pool.zone, -1)
+            g.zones[ref].extend(self.new_cards(g, [self.cards[n] for n in pool.cards], None, ref))
         g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
                               "game"))
         vm.run(g)
@@ -369,6 +405,14 @@ if mods and name in mods:
 
     def card_label(self, g: GameState, cid: int) -> str:
         return f"{g.defs[cid].name}#{cid}"
+
+
+class _Creatable(dict):
+    """`create`'s table. A name written in a text is checked (UNKNOWN-TOKEN); one known only
+    as the effect runs (a variable) may name nothing: an error that says so, not a KeyError."""
+
+    def __missing__(self, name: Any) -> CardDef:
+        raise TcgError(f"create: {name!r} is neither a token nor a card of this game")
 
 
 def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:

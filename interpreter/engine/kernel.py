@@ -21,7 +21,8 @@ The invariants every change keeps:
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
   entered; when waiting abilities remember their cards the old one is kept in `left_stamp`), and
-  forgets its modifiers, counters, attachments and who saw it.
+  forgets its modifiers, counters, attachments and who saw it. A card of a pool
+  (owned by no player) entering a player's zone becomes that player's.
 - **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
   at once (vm.check_end): a player can lose in the middle of an effect.
 - **events**: each change is announced (`vm.emit`) after it is made and before its marks;
@@ -124,6 +125,8 @@ def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
     g.controller[cid] = g.owner[cid] if to.owner < 0 else to.owner
     if g.left_stamp is not None:
         g.left_stamp[cid] = g.stamp[cid]
+    if g.owner[cid] is None and to.owner >= 0:  # a pool's card becomes the zone's player's
+        g.owner[cid] = to.owner
     g.clock += 1
     g.stamp[cid] = g.clock
     forget(g, cid)
@@ -181,7 +184,7 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
     one, when not every player sees the card); its zone is marked (what was read
     of the card through its zone may have changed); the win/loss rules that read it are
     asked."""
-    new = g.game.tokens[name]
+    new = g.game.creatable[name]
     for cid in vm.as_cards(g, cards):
         zone, was = g.zone_of[cid], g.defs[cid].name
         g.defs[cid] = new
@@ -235,12 +238,11 @@ def detach(g: GameState, env: dict, cards: Any) -> None:
 
 def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = None,
            n: int = 1, at: int | None = None) -> None:
-    """Create `n` token cards `name` on top of zone `to` (or each at position `at`, see slot),
-    owned by the zone's owner, else by `you`, one at a time: a full zone refuses the rest
-    (`create_failed`, logged only). Each is a
-    new card (no state, face `face` or the zone's, a new stamp); the epoch grows when abilities
-    work there; `created` is announced; the zone is marked; the win/loss rules that read it are
-    asked."""
+    """Create `n` cards `name` (a token, or a card of the card sets) on top of zone `to` (or
+    each at position `at`, see slot), owned by the zone's owner, else by `you`, one at a time:
+    a full zone refuses the rest (`create_failed`, logged only). Each is a new card (no state,
+    face `face` or the zone's, a new stamp); the epoch grows when abilities work there;
+    `created` is announced; the zone is marked; the win/loss rules that read it are asked."""
     if to is None:
         return
     zdef = g.game.ruleset.zones[to.name]
@@ -253,7 +255,7 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
                               "why": "zone is full"})
             return
         # a new card: new_cards gave it its zone, no state, its owner as controller
-        cid = g.game.new_card(g, g.game.tokens[name], owner, to)
+        cid = g.game.new_card(g, g.game.creatable[name], owner, to)
         g.zones[to].insert(0 if at is None else slot(g.zones[to], at), cid)
         if to.name in g.game.scan_zone_set:
             g.epoch += 1

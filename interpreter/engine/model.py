@@ -79,11 +79,24 @@ class CardDef:
     # ruleset's order: the hottest reads index it (see printed_values)
     printed: tuple[Any, ...] = ()
     text: str = ""  # the card's printed rules text, for people to read (the engine never does)
+    # the names its texts `create`; None: some name is known only when the effect runs
+    creates: frozenset[str] | None = frozenset()
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:
     """CardDef.printed: a tuple index, not a dict's `get` with a default, at every read."""
     return tuple(props.get(p.name, p.default) for p in pdefs)
+
+
+@dataclass(frozen=True)
+class PoolDef:
+    """A game-owned pool: real cards that belong to no player, dealt to a shared zone before
+    `setup` runs (a market's draw pile)."""
+
+    name: str
+    zone: str
+    cards: tuple[str, ...]  # one name per card, in the order written
+    ref: str = ""
 
 
 @dataclass(frozen=True)
@@ -229,5 +242,6 @@ class Ruleset:
     deck: dict = field(default_factory=dict)
     tokens: dict[str, dict] = field(default_factory=dict)
     triggers: TriggerRules = TriggerRules()
+    pools: tuple[PoolDef, ...] = ()
     path: str = ""
     raw: dict = field(default_factory=dict)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import kernel, vm
+from interpreter.engine import copying, kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
@@ -47,7 +47,8 @@ def movers(game: Any) -> dict[str, Callable]:
     for name, zdef in game.ruleset.zones.items():
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
                 hearing is not None, ends is None or name in ends, bool(ends),
-                game.ruleset.triggers.remembers)
+                game.ruleset.triggers.remembers,
+                bool(game.ruleset.pools) and not zdef.shared)
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
@@ -61,13 +62,14 @@ _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 
 def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
-                 ends: bool, keeps_left: bool) -> Callable[..., Callable]:
+                 ends: bool, keeps_left: bool, adopt: bool) -> Callable[..., Callable]:
     """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
     card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
     rule reads (`to_ends`) or not while it reads some zone (`ends`), keeping the stamp a card
-    had where it left (`keeps_left`: kernel.move's `left_stamp`). What differs between such
-    zones and games, the maker's arguments, the mover reads from its closure (a local's
+    had where it left (`keeps_left`: kernel.move's `left_stamp`), of a player in a game with
+    pools (`adopt`: a pool's card, of no player, becomes the zone's). What differs between
+    such zones and games, the maker's arguments, the mover reads from its closure (a local's
     speed; its code is shared). A move to a position (`at`) is the kernel's: rare, it keeps
     the per-card loop of the others free of a test."""
     lines = [
@@ -107,6 +109,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "        g.face[cid] = up",
         "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
         *(["        g.left_stamp[cid] = g.stamp[cid]"] if keeps_left else []),
+        *(["        if g.owner[cid] is None:", "            g.owner[cid] = owned"] if adopt else []),
         "        g.stamp[cid] = g.clock = g.clock + 1",
         "        if tidy:",
         "            forget(g, cid)",
@@ -479,12 +482,14 @@ PRIMITIVES: dict[str, Primitive] = {
                             "the player takes the first turn (in setup: after a coin toss)"),
     "create": Primitive(kernel.create, (P("name", "text"), P("to", "zone"), P("face", "text", None),
                                  P("n", "number", 1), P("at", "number", None)),
-                        "create token cards in a zone (on top, or at position `at`)"),
+                        "create tokens or cards of the card sets in a zone (on top, or at position `at`)"),
     "transform": Primitive(kernel.transform, (P("cards", "cards"), P("name", "text")),
                            "cards become another card in place (zone and position kept), "
                            "as new objects"),
     "detach": Primitive(kernel.detach, (P("cards", "cards"),),
                         "cards stop being attached to their hosts and stay where they are"),
+    "copy": Primitive(copying.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None)),
+                      "new cards made from the definitions of cards (not their states or modifiers)"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),

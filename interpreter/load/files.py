@@ -40,6 +40,24 @@ def card_paths(ruleset_id: str, ruleset_file: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml"))
 
 
+def card_names_beside(ruleset_doc: Doc) -> set[str]:
+    """The card names of the card sets that belong to a ruleset (see card_paths), read but
+    not compiled: what its pools and texts may name when it is checked on its own. A file
+    that cannot be read adds none (it is reported when checked itself)."""
+    path = Path(ruleset_doc.path)
+    rid = str(ruleset_doc.data.get("id", path.stem))
+    names: set[str] = set()
+    for p in card_paths(rid, path):
+        try:
+            data = load_yaml(p).data
+        except DiagnosticError:
+            continue
+        cards = data.get("cards") if isinstance(data, dict) else None
+        if isinstance(cards, list):
+            names.update(str(c["name"]) for c in cards if isinstance(c, dict) and "name" in c)
+    return names
+
+
 def deck_paths(ruleset_id: str, ruleset_file: Path) -> list[Path]:
     folder = ruleset_file.resolve().parent.parent / "cards" / ruleset_id / "decks"
     return sorted(folder.glob("*.yaml"))

@@ -61,7 +61,7 @@ class Narrator:
         if e == "moved":
             seen = self.viewer is None or seen_before or self.sees(r["card"])
             card = r["card"] if seen else "a card"
-            return f"    {card}: {r['from_zone']} → {r['to_zone']} ({r['player']})"
+            return f"    {card}: {r['from_zone']} → {r['to_zone']} ({r['player'] or 'no player'})"
         if e == "move_failed":
             return f"    {self.name(r['card'])} cannot go to {r['to']}: {r['why']}"
         values = [v for k, v in r.items() if k not in ("e", "ref", "ability", "private")]
