@@ -39,7 +39,7 @@ def played(g: GameState, cid: int, ability) -> int:
     if g.zone_of[cid].name in (ability.zones or g.game.ability_zone_set):
         entered = stamps[cid]
     else:
-        entered = g.left_stamp.get(cid, stamps[cid])
+        entered = (g.left_stamp or {}).get(cid, stamps[cid])
     return sum(stamps[c] < entered for c in g.live_cards())
 
 
