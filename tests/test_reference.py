@@ -248,3 +248,14 @@ def test_the_timing_rule_inlined_is_the_timing_rule() -> None:
         g = SimpleNamespace(triggers=triggers, pending=pending, queues=queues, queue=queue,
                             state_rules=rules, rules_at=at, version=4)
         assert inlined(g) == bool(needs_settling(g)), g
+
+
+CHOOSE = str(Path(__file__).parent / "rulesets" / "choose.yaml")
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
+def test_choices_of_zones_numbers_players_and_modes_log_the_same_on_both_paths(seed: int) -> None:
+    """The toy game of tests/rulesets/choose.yaml (not bundled), seeded random matches."""
+    assert "which lane does" in _logged(CHOOSE, seed, ["random", "random"], False)
+    _same_logs(_logged(CHOOSE, seed, ["random", "random"], False),
+               _logged(CHOOSE, seed, ["random", "random"], True))

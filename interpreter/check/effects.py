@@ -201,7 +201,7 @@ class EffectChecker(Walker):
             return
         names = []
         for m in PLACEHOLDER.finditer(prompt.text):
-            span = A.Span(prompt.span.line, prompt.span.col + 1 + m.start())
+            span = A.Span(prompt.span.line, prompt.span.col + 1 + m.start(1))
             names.append((m[1], self._expr(A.Name(span, m[1]), False)))
         PROMPT_TYPES[prompt] = tuple(names)
 
