@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.engine import picks
 from interpreter.engine.observe import observation
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
@@ -125,3 +126,13 @@ def test_misuse_is_reported_where_it_is(tmp_path: Path, effect, at, code, messag
     [found] = _check(tmp_path, effect)
     # the effect starts at column 14 of line 5 of the card file
     assert found == (5, 14 + effect.index(at), code, message)
+
+
+def test_a_huge_number_range_offers_a_bounded_number_of_options(tmp_path: Path):
+    """`choose number` from 0 to a billion: the lowest MAX_NUMBERS numbers, not a billion."""
+    ruleset = _copy(tmp_path, RULESET.read_text(encoding="utf-8"), CARDS.read_text(
+        encoding="utf-8").replace("from 0 to you.mana", "from 0 to you.mana * 1000000000"))
+    g = _state({"hand@P1": ["魔力解放"], "deck@P1": ["兵"], "deck@P2": ["兵"]}, ruleset)
+    _answer(g, "cast 魔力解放")
+    options = _question(g)[1]
+    assert len(options) == picks.MAX_NUMBERS and options[0] == "0" and options[-1] == "999"

@@ -171,6 +171,11 @@ STATEMENTS = st.one_of(
     st.builds(lambda c: f"for each x in {c} {{ tap(x) }}", CARDS),
     st.builds(lambda c: f"choose 1 t from {c}; destroy(t)", CARDS),
     st.builds(lambda c: f"if exists({c}) {{ draw(you, 1) }}", CARDS),
+    st.builds(lambda c, w: f"choose zone z from zones(hand({w}), graveyard({w})); move(top({c}), z)",
+              CARDS, st.sampled_from(WHO)),
+    st.builds(lambda n: f"choose number x from 0 to {n}; draw(you, x)", st.integers(0, 3)),
+    st.builds(lambda n: f"choose player p from players; damage(p, {n})", st.integers(0, 2)),
+    st.builds(lambda c: f'choose one {{ tap({c}) }} or "draw": {{ draw(you, 1) }}', CARDS),
 )
 BODIES = st.lists(STATEMENTS, min_size=1, max_size=3).map("; ".join)
 ABILITIES = st.one_of(

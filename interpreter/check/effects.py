@@ -203,6 +203,7 @@ class EffectChecker(Walker):
         for m in PLACEHOLDER.finditer(prompt.text):
             span = A.Span(prompt.span.line, prompt.span.col + 1 + m.start(1))
             names.append((m[1], self._expr(A.Name(span, m[1]), False)))
+        PROMPT_TYPES.pop(prompt, None)  # (keyed by this node, the one compiled next)
         PROMPT_TYPES[prompt] = tuple(names)
 
     @_stmt.on(A.ForEach)
