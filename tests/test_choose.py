@@ -136,3 +136,17 @@ def test_a_huge_number_range_offers_a_bounded_number_of_options(tmp_path: Path):
     _answer(g, "cast 魔力解放")
     options = _question(g)[1]
     assert len(options) == picks.MAX_NUMBERS and options[0] == "0" and options[-1] == "999"
+
+
+def test_tcg_check_knows_the_labels_of_zones_players_and_modes(tmp_path: Path):
+    """A scenario may answer with a zone, a player or a mode; a misspelt one is reported."""
+    good = (ROOT / "tests" / "scenarios" / "choose" / "mode_draw.yaml").read_text(encoding="utf-8")
+    scenario = tmp_path / "typo.yaml"
+    scenario.write_text(good.replace("../../rulesets/choose.yaml", str(RULESET)).replace(
+        '"draw a card"]', '"draw a crad", "middle@P2", "P2"]'), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(scenario)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert re.findall(r"error\[(\w+)\]: (.*)", out.stdout) == [
+        ("DECISION", "no option of this game can contain 'draw a crad'")], out.stdout
+    assert "did you mean 'draw a card'?" in out.stdout

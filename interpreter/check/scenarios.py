@@ -100,7 +100,8 @@ class ScenarioChecker:
         self._add(at, "DECISION", f"no option of this game can contain {text!r}",
                   did_you_mean(text, shown) or
                   "options are action labels, card names, 'yes', 'no', 'done', 'pass', "
-                  "'end the PHASE phase'")
+                  "'end the PHASE phase', zones ('hand@P1'), players ('P1'), numbers and "
+                  "the modes of 'choose one'")
 
     # ---------- expectations ----------
     def _expect(self, at: tuple, expect: dict) -> None:
