@@ -113,11 +113,11 @@ class May:
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)
+@dataclass(frozen=True)
 class Prompt:
     """`as "which creature blocks {attacker}?"`: a decision's question, naming variables in
     braces. The checker notes the types of the variables each one names (check/effects.py,
-    PROMPT_TYPES, weakly keyed), for the compiler to show them."""
+    PROMPT_TYPES, weakly keyed: no slots, so that it can be), for the compiler to show them."""
 
     span: Span
     text: str
