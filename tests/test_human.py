@@ -88,7 +88,7 @@ def test_face_down_cards_are_not_named_to_the_other_player():
     assert not re.search(r"#\d+: hand → possessions \(P2\)", r.stdout)
     r = tcg("play", "dannokomachi", "--agents", "random,human", "--seed", "3", "--turns", "2",
             stdin="0\n" * 3000)
-    before = r.stdout[: r.stdout.index("P2 (setup: choose 1")]
+    before = r.stdout[: r.stdout.index("P2 (setup: choose your main character")]
     assert "a card: charadeck → main (P1)" in before
     assert not re.search(r"#\d+: charadeck → (main|sub) \(P1\)", before)
 

@@ -200,6 +200,11 @@ STATEMENTS = st.one_of(
     st.builds(lambda c: f"for each x in {c} {{ tap(x) }}", CARDS),
     st.builds(lambda c: f"choose 1 t from {c}; destroy(t)", CARDS),
     st.builds(lambda c: f"if exists({c}) {{ draw(you, 1) }}", CARDS),
+    st.builds(lambda c, w: f"choose zone z from zones(hand({w}), graveyard({w})); move(top({c}), z)",
+              CARDS, st.sampled_from(WHO)),
+    st.builds(lambda n: f"choose number x from 0 to {n}; draw(you, x)", st.integers(0, 3)),
+    st.builds(lambda n: f"choose player p from players; damage(p, {n})", st.integers(0, 2)),
+    st.builds(lambda c: f'choose one {{ tap({c}) }} or "draw": {{ draw(you, 1) }}', CARDS),
 )
 BODIES = st.lists(STATEMENTS, min_size=1, max_size=3).map("; ".join)
 ABILITIES = st.one_of(
@@ -292,3 +297,14 @@ def test_pools_toy_matches_log_the_same_on_both_paths() -> None:
     _same_logs(_logged(POOLS, 0, ["greedy", "random"], False),
                _logged(POOLS, 0, ["greedy", "random"], True))
     assert _unlogged(POOLS, range(SEEDS), False) == _unlogged(POOLS, range(SEEDS), True)
+
+
+CHOOSE = str(Path(__file__).parent / "rulesets" / "choose.yaml")
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
+def test_choices_of_zones_numbers_players_and_modes_log_the_same_on_both_paths(seed: int) -> None:
+    """The toy game of tests/rulesets/choose.yaml (not bundled), seeded random matches."""
+    assert "which lane does" in _logged(CHOOSE, seed, ["random", "random"], False)
+    _same_logs(_logged(CHOOSE, seed, ["random", "random"], False),
+               _logged(CHOOSE, seed, ["random", "random"], True))

@@ -312,8 +312,9 @@ def test_the_question_says_what_it_is_about():
             assert len(view["question"]["chosen"]) == int(picked[1])
         client.post(f"/api/act?seat={seats[player]}",
                     json={"option": rng.randrange(len(view["question"]["options"]))})
-    assert any(re.fullmatch(r"attack: choose up to 1 \(blocker\) — .+#\d+", q) for q in asked), asked
-    assert any(re.fullmatch(r"pay: choose some \(m\) \(\d of \d chosen\)", q) for q in asked), asked
+    assert any(re.fullmatch(r"which character blocks .+#\d+\? — .+#\d+", q) for q in asked), asked
+    assert any(re.fullmatch(r"pay \d: choose the mana to use \(\d of \d chosen\)", q)
+               for q in asked), asked
     assert any(re.search(r"\([1-9] of \d chosen\)$", q) for q in asked)  # a second pick was asked
 
 

@@ -89,7 +89,7 @@ def test_a_complete_walker_dispatches_on_the_exact_kind_and_refuses_other_nodes(
 
 def test_every_ast_node_kind_is_in_a_union_the_walkers_cover() -> None:
     unions = {*get_args(A.Expr), *get_args(A.Stmt), *get_args(A.Ability)}
-    parts = {A.Span, A.Arg}  # a node's parts, walked by the walker of the node holding them
+    parts = {A.Span, A.Arg, A.Prompt, A.Mode}  # a node's parts, walked by the walker of the node holding them
     assert _node_classes(A) == unions | parts
     assert _node_classes(forbid_query) == {*get_args(forbid_query.Q), forbid_query.Query}
 

@@ -1,14 +1,17 @@
 """Check effect ASTs against a ruleset: names, arity and types, every problem positioned.
 
-Types: number, bool, text, player, players, cards, zone, ability, any. A value of
+Types: number, bool, text, player, players, cards, zone, zones, ability, any. A value of
 type `any` fits everywhere; the checker only reports what is certainly wrong, so
 that what passes it cannot crash the engine.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
+from interpreter.compile.describe import mode_label
 from interpreter.compile.names import FUNCTIONS, Names
 from interpreter.diagnostics import did_you_mean
 from interpreter.engine.primitives import Param
@@ -38,7 +41,16 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "attached": (("cards",), "cards"), "random": (("number",), "number"),
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
+    "zones": (("zone",) * 9, "zones"),
 }
+
+# The variables each checked prompt names, with their types, in order: the compiler shows
+# each value as its type reads (a card by its name, a player as P1).
+PROMPT_TYPES: WeakKeyDictionary[A.Prompt, tuple[tuple[str, str], ...]] = WeakKeyDictionary()
+PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
+_CHOICE_SOURCES = {"zone": ({"zones", "zone"}, "'choose zone' picks from zones(...) or a zone"),
+                   "player": ({"players", "player"}, "'choose player' picks from players"),
+                   "number": ({"number"}, "'choose number' picks from a number to a number")}
 
 
 _CONTEXT = frozenset({"you", "opponent", "self"})  # every text's own variables
@@ -158,7 +170,42 @@ class EffectChecker(Walker):
         self._want(s.count, {"number"}, "the count of 'choose' must be a number")
         self._want(s.source, {"cards"}, "'choose' picks from cards or a zone")
         self._want(s.by, {"player"}, "'choose ... by' needs a player")
+        self._prompt(s.prompt)
         self.scope[s.name] = "cards"
+
+    @_stmt.on(A.ChooseValue)
+    def _choose_value(self, s: A.ChooseValue) -> None:
+        wanted, message = _CHOICE_SOURCES[s.kind]
+        self._want(s.source, wanted, message)
+        self._want(s.high, wanted, message)
+        self._want(s.by, {"player"}, f"'choose {s.kind} ... by' needs a player")
+        self._prompt(s.prompt)  # (asked before the name is bound)
+        self.scope[s.name] = s.kind
+
+    @_stmt.on(A.ChooseMode)
+    def _choose_mode(self, s: A.ChooseMode) -> None:
+        self._want(s.by, {"player"}, "'choose one ... by' needs a player")
+        self._prompt(s.prompt)
+        seen: set[str] = set()
+        for m in s.modes:
+            label = mode_label(m)
+            if label in seen:
+                self._add(m.span, "DUPLICATE-MODE", f"two modes read '{label}': an answer "
+                                                    "could not tell them apart",
+                          'label one: choose one "label": { ... } or { ... }')
+            seen.add(label)
+            self.body(m.body)
+
+    def _prompt(self, prompt: A.Prompt | None) -> None:
+        """Each `{name}` of a prompt is a variable known here; notes their types."""
+        if prompt is None:
+            return
+        names = []
+        for m in PLACEHOLDER.finditer(prompt.text):
+            span = A.Span(prompt.span.line, prompt.span.col + 1 + m.start(1))
+            names.append((m[1], self._expr(A.Name(span, m[1]), False)))
+        PROMPT_TYPES.pop(prompt, None)  # (keyed by this node, the one compiled next)
+        PROMPT_TYPES[prompt] = tuple(names)
 
     @_stmt.on(A.ForEach)
     def _for_each(self, s: A.ForEach) -> None:
@@ -496,5 +543,5 @@ class EffectChecker(Walker):
 
 
 def _a(t: str) -> str:
-    return {"any": "anything", "cards": "cards", "players": "the players",
+    return {"any": "anything", "cards": "cards", "players": "the players", "zones": "zones",
             "ability": "an ability"}.get(t, f"a {t}" if t[0] not in "aeiou" else f"an {t}")

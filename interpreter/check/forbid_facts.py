@@ -196,6 +196,16 @@ class _Effects(Walker):
     def _choose(self, s: A.Choose, mult: float, scope: dict) -> None:
         scope[s.name] = ("choose", s)
 
+    @stmt.on(A.ChooseValue)
+    def _choose_value(self, s: A.ChooseValue, mult: float, scope: dict) -> None:
+        # a chosen number is at most the range's top; a zone or a player is not known
+        scope[s.name] = ("let", s.high) if s.high is not None else ("choose", s)
+
+    @stmt.on(A.ChooseMode)
+    def _choose_mode(self, s: A.ChooseMode, mult: float, scope: dict) -> None:
+        for m in s.modes:  # any one may run: each mode's facts count
+            self.body(m.body, mult, scope)
+
     @stmt.on(A.Let)
     def _let(self, s: A.Let, mult: float, scope: dict) -> None:
         scope[s.name] = ("let", s.value)

@@ -9,6 +9,7 @@ from typing import Any
 from interpreter.agents.basic import CONCEDE
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine.game import Game
+from interpreter.engine.instructions import ChooseMode
 from interpreter.engine.turn import PhaseStart
 from interpreter.load.yamlpos import Doc
 
@@ -99,7 +100,8 @@ class ScenarioChecker:
         self._add(at, "DECISION", f"no option of this game can contain {text!r}",
                   did_you_mean(text, shown) or
                   "options are action labels, card names, 'yes', 'no', 'done', 'pass', "
-                  "'end the PHASE phase'")
+                  "'end the PHASE phase', zones ('hand@P1'), players ('P1'), numbers and "
+                  "the modes of 'choose one'")
 
     # ---------- expectations ----------
     def _expect(self, at: tuple, expect: dict) -> None:
@@ -194,7 +196,21 @@ def _labels(game: Game, phases: list[str]) -> list[str]:
     for card in shown:
         out += [f"{card}: {text}" for text in texts.get(card, ())]
         out.append(card)
-    return out
+    return out + _value_labels(game)
+
+
+def _value_labels(game: Game) -> list[str]:
+    """The labels of choices that are not cards: zones, players, the modes of `choose one`
+    (numbers read as numbers)."""
+    rules = game.ruleset
+    out = [zone if z.shared else f"{zone}@P{p + 1}" for zone, z in rules.zones.items()
+           for p in range(1 if z.shared else rules.players)]
+    out += [f"P{p + 1}" for p in range(rules.players)]
+    codes = [*(v.body for v in rules.verbs.values()), *(a.body for a in rules.actions.values())]
+    for d in game.cards.values():
+        codes += [d.effect, *(a.body for a in d.abilities), *(a.cost for a in d.abilities)]
+    return out + [str(m) for code in codes for i in code if isinstance(i, ChooseMode)
+                  for m in i.modes]
 
 
 def check_scenario(game: Game, doc: Doc) -> list[Diagnostic]:

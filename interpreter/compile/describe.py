@@ -17,6 +17,11 @@ def describe(body: A.Body) -> str:
     return shown + "; …" if len(steps) > MOST_STEPS else shown
 
 
+def mode_label(mode: A.Mode) -> str:
+    """A mode of `choose one` as its option reads: its label, else its text."""
+    return mode.label if mode.label is not None else describe(mode.body) or "nothing"
+
+
 class _Describer(Walker):
     steps: Dispatch[list[str]] = Dispatch(A.Stmt)
     text: Dispatch[str] = Dispatch(A.Expr)
@@ -29,6 +34,15 @@ class _Describer(Walker):
     def _choose(self, s: A.Choose) -> list[str]:
         return [f"choose {'up to ' if s.up_to else ''}{self.text(s.count)} {s.name} "
                 f"from {self.text(s.source)}"]
+
+    @steps.on(A.ChooseValue)
+    def _choose_value(self, s: A.ChooseValue) -> list[str]:
+        high = f" to {self.text(s.high)}" if s.high is not None else ""
+        return [f"choose {s.kind} {s.name} from {self.text(s.source)}{high}"]
+
+    @steps.on(A.ChooseMode)
+    def _choose_mode(self, s: A.ChooseMode) -> list[str]:
+        return ["choose one: " + " or ".join(mode_label(m) for m in s.modes)]
 
     @steps.on(A.Modify)
     def _modify(self, s: A.Modify) -> list[str]:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from interpreter.compile.describe import describe
+from interpreter.check.effects import PROMPT_TYPES
+from interpreter.compile.describe import describe, mode_label
 from interpreter.compile.exprs import Const, ExprCompiler, Fn
 from interpreter.compile.names import Names
 from interpreter.compile.straight import InlineVerb, PyGen
 from interpreter.engine import instructions as I
+from interpreter.engine import picks
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
+from interpreter.engine.state import GameState
 from interpreter.lang import ast as A
 from interpreter.lang.visit import Dispatch, Walker
 
@@ -186,10 +189,54 @@ class StmtCompiler(Walker):
     def _choose(self, s: A.Choose, code: list) -> None:
         by_var = self.exprs.variable(s.by) if s.by else None  # (read without a call)
         by = self.exprs.compile(s.by) if s.by and by_var is None else None
-        prompt = f"{self._where()}choose {'up to ' if s.up_to else ''}{_count_text(s.count)} " \
-                 f"({s.name})"
+        prompt = s.prompt.text if s.prompt else self._where() + describe((s,))
+        fill = self._prompt(s.prompt, prompt) if s.prompt and PROMPT_TYPES.get(s.prompt) \
+            else None
         code.append(I.Choose(s.name, self.exprs.compile(s.count), self.exprs.compile(s.source),
-                             by, s.up_to, prompt, by_var))
+                             by, s.up_to, prompt, by_var, fill))
+
+    @stmt.on(A.ChooseValue)
+    def _choose_value(self, s: A.ChooseValue, code: list) -> None:
+        source = self.exprs.compile(s.source)
+        if s.high is not None:
+            high = self.exprs.compile(s.high)
+
+            def options(g: GameState, env: dict) -> tuple:
+                return picks.numbers(source(g, env), high(g, env))
+        else:
+            pick = picks.zones if s.kind == "zone" else picks.players
+
+            def options(g: GameState, env: dict) -> tuple:
+                return pick(source(g, env))
+        by = self.exprs.compile(s.by) if s.by else None
+        prompt = self._prompt(s.prompt, self._where() + describe((s,)))
+        code.append(I.ChooseValue(s.name, options, by, prompt))
+
+    @stmt.on(A.ChooseMode)
+    def _choose_mode(self, s: A.ChooseMode, code: list) -> None:
+        """The question, then each mode's code, each but the last jumping past the others."""
+        at = len(code)
+        code.append(None)
+        starts, jumps = [], []
+        for m in s.modes:
+            starts.append(len(code))
+            self._block(m.body, code)
+            jumps.append(len(code))
+            code.append(None)
+        code.pop()  # (the last mode goes on after the choice)
+        for j in jumps[:-1]:
+            code[j] = I.Jump(len(code))
+        modes = tuple(picks.Pick(i, mode_label(m)) for i, m in enumerate(s.modes))
+        by = self.exprs.compile(s.by) if s.by else None
+        prompt = self._prompt(s.prompt, f"{self._where()}choose one")
+        code[at] = I.ChooseMode(modes, tuple(starts), by, prompt)
+
+    def _prompt(self, prompt: A.Prompt | None, default: str) -> Fn:
+        """What a choice asks: its own prompt with the variables it names filled in, else
+        `default`."""
+        if prompt is None:
+            return lambda g, env: default
+        return picks.prompt_maker(prompt.text, PROMPT_TYPES.get(prompt, ()))
 
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""
@@ -262,8 +309,4 @@ def _compound(s: Any) -> bool:
     """Worth a run of its own: a block, or a verb call (run without a frame)."""
     return isinstance(s, (A.If, A.ForEach, A.Repeat, A.Together)) \
         or isinstance(s, A.Call) and s.name not in PRIMITIVES
-
-
-def _count_text(count: A.Expr) -> str:
-    return str(count.value) if isinstance(count, A.Num) else "some"
 

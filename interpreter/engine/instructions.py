@@ -218,12 +218,13 @@ class Choose(Instr):
     The choosing player: the variable `by_var` (a `by` that only reads one: no call), or
     what `by` finds, or the env's `you` (no `by`)."""
 
-    __slots__ = ("name", "count", "source", "by", "up_to", "prompt", "by_var")
+    __slots__ = ("name", "count", "source", "by", "up_to", "prompt", "by_var", "fill")
 
     def __init__(self, name: str, count: Fn, source: Fn, by: Fn | None, up_to: bool,
-                 prompt: str, by_var: str | None = None) -> None:
+                 prompt: str, by_var: str | None = None, fill: Fn | None = None) -> None:
         self.name, self.count, self.source = name, count, source
         self.by, self.up_to, self.prompt, self.by_var = by, up_to, prompt, by_var
+        self.fill = fill  # a prompt naming variables: fill(g, env) makes it when asked
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
@@ -254,7 +255,8 @@ class Choose(Instr):
                     f.choice = (remaining, need, chosen, distinct)
             if len(distinct) != 1 or self.up_to:
                 options = distinct + (DONE,) if self.up_to else distinct
-                g.decision = Decision((player, "choose", options, self.prompt))
+                g.decision = Decision((player, "choose", options, self.prompt
+                                       if self.fill is None else self.fill(g, env)))
                 return  # (vm.ask, inlined)
             # one class: as picking its first card until done
             chosen += remaining[:need - len(chosen)]
@@ -281,6 +283,47 @@ class Choose(Instr):
             f.choice = (rest, need, chosen + (option,), distinct)
         if f.pc < len(f.code):  # go on: the next pick, or what follows the choice (vm.answer's
             f.code[f.pc].run(g, f)  # run loop takes it from there)
+
+
+class ChooseValue(Instr):
+    """Pick one value that is not a card: `options(g, env)` gives the Picks (engine/picks.py),
+    fixed when the choice starts. With one option it is taken without asking; with none the
+    name is bound to none. `prompt(g, env)` says what the choice is for."""
+
+    __slots__ = ("name", "options", "by", "prompt")
+
+    def __init__(self, name: str, options: Fn, by: Fn | None, prompt: Fn) -> None:
+        self.name, self.options, self.by, self.prompt = name, options, by, prompt
+
+    def run(self, g: GameState, f: Frame) -> None:
+        picks = self.options(g, f.env)
+        if len(picks) > 1:
+            player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+            vm.ask(g, player, "choose", picks, self.prompt(g, f.env))
+            return
+        self.resume(g, f, picks[0] if picks else None)
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        f.env[self.name] = None if option is None else option.value
+        f.pc += 1
+
+
+class ChooseMode(Instr):
+    """`choose one`: ask which mode runs (Picks of the modes' indexes) and go to its code;
+    each mode's code ends by jumping past the others."""
+
+    __slots__ = ("modes", "starts", "by", "prompt")
+
+    def __init__(self, modes: tuple, starts: tuple[int, ...], by: Fn | None,
+                 prompt: Fn) -> None:
+        self.modes, self.starts, self.by, self.prompt = modes, starts, by, prompt
+
+    def run(self, g: GameState, f: Frame) -> None:
+        player = self.by(g, f.env) if self.by else f.env.get("you", g.turn_player)
+        vm.ask(g, player, "choose", self.modes, self.prompt(g, f.env))
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        f.pc = self.starts[option.value]
 
 
 class May(Instr):

@@ -113,6 +113,16 @@ class May:
     body: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class Prompt:
+    """`as "which creature blocks {attacker}?"`: a decision's question, naming variables in
+    braces. The checker notes the types of the variables each one names (check/effects.py,
+    PROMPT_TYPES, weakly keyed: no slots, so that it can be), for the compiler to show them."""
+
+    span: Span
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class Choose:
     span: Span
@@ -121,6 +131,38 @@ class Choose:
     name: str
     source: Expr
     by: Expr | None
+    prompt: Prompt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseValue:
+    """`choose zone x from ZONES`, `choose number x from LOW to HIGH`, `choose player x from
+    PLAYERS`: one value that is not a card."""
+
+    span: Span
+    kind: str  # zone | number | player
+    name: str
+    source: Expr  # the zones, the players, or the lowest number
+    high: Expr | None  # the highest number
+    by: Expr | None
+    prompt: Prompt | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    span: Span
+    label: str | None  # None: labelled by its text
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMode:
+    """`choose one { ... } or "label": { ... }`: the chooser picks which block runs."""
+
+    span: Span
+    modes: tuple[Mode, ...]
+    by: Expr | None
+    prompt: Prompt | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +214,7 @@ class Together:
     body: tuple[Stmt, ...]
 
 
-Stmt = Union[Call, If, May, Choose, ForEach, Repeat, Let, Modify, Settle, Together]  # noqa: UP007 (forward references)
+Stmt = Union[Call, If, May, Choose, ChooseValue, ChooseMode, ForEach, Repeat, Let, Modify, Settle, Together]  # noqa: UP007 (forward references)
 Body = tuple[Stmt, ...]
 
 

@@ -133,11 +133,42 @@ class _ToAst(Transformer):
         return A.May(span, c[0] if len(c) == 2 else None, c[-1])
 
     def choose_stmt(self, span, c):
+        c, prompt = _prompt(c)
         up_to = bool(c) and c[0] == "upto"
         rest = c[1:] if up_to else c
         count, name, source = rest[0], rest[1], rest[2]
         by = rest[3] if len(rest) > 3 else None
-        return A.Choose(span, count, up_to, name, source, by)
+        return A.Choose(span, count, up_to, name, source, by, prompt)
+
+    def prompt(self, span, c):
+        return c[0]
+
+    def prompt_text(self, span, c):  # (a rule of its own: the span is the string's)
+        return A.Prompt(span, c[0][1:-1])
+
+    def choose_zone(self, span, c):
+        return self._choose_value("zone", span, c)
+
+    def choose_player(self, span, c):
+        return self._choose_value("player", span, c)
+
+    def _choose_value(self, kind, span, c):
+        c, prompt = _prompt(c)
+        return A.ChooseValue(span, kind, c[0], c[1], None, c[2] if len(c) > 2 else None, prompt)
+
+    def choose_number(self, span, c):
+        c, prompt = _prompt(c)
+        return A.ChooseValue(span, "number", c[0], c[1], c[2], c[3] if len(c) > 3 else None,
+                             prompt)
+
+    def choose_mode(self, span, c):
+        c, prompt = _prompt(c)
+        modes = tuple(x for x in c if isinstance(x, A.Mode))
+        by = c[-1] if not isinstance(c[-1], A.Mode) else None
+        return A.ChooseMode(span, modes, by, prompt)
+
+    def mode(self, span, c):
+        return A.Mode(span, c[0][1:-1] if len(c) == 2 else None, c[-1])
 
     def upto(self, span, c):
         return "upto"
@@ -232,6 +263,13 @@ class _ToAst(Transformer):
 
     def named_arg(self, span, c):
         return A.Arg(span, c[0], c[1])
+
+
+def _prompt(c: list) -> tuple[list, A.Prompt | None]:
+    """A choice's children without its prompt, and the prompt (the last child, if any)."""
+    if c and isinstance(c[-1], A.Prompt):
+        return c[:-1], c[-1]
+    return c, None
 
 
 for _name, _method in list(vars(_ToAst).items()):
