@@ -37,6 +37,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
     "attached": (("cards",), "cards"), "random": (("number",), "number"),
     "union": (("cards",) * 9, "cards"),
+    "stack_size": ((), "number"),
 }
 
 

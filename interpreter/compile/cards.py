@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from interpreter.compile.ruleset import RulesetBuilder
+from interpreter.compile.targets import target_defs, target_scope
 from interpreter.compile.texts import TextReader, get_at
 from interpreter.diagnostics import did_you_mean, number_hint
 from interpreter.engine.model import AbilityDef, CardDef, ExprFn, printed_values
@@ -46,7 +47,8 @@ class CardBuilder(Walker):
     def card(self, i: int, card: dict) -> CardDef:
         at = ("cards", i)
         props = {k: v for k, v in card.items()
-                 if k not in ("name", "text", "abilities", "effect", "condition", "waivers")}
+                 if k not in ("name", "text", "abilities", "effect", "condition", "waivers",
+                              "targeting")}
         self._check_props(at, props)
         c = self.rb.compiler
         pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
@@ -62,7 +64,8 @@ class CardBuilder(Walker):
             ability = self.ability((*at, "abilities", j))
             if ability is not None:
                 abilities.append(ability)
-        effect = self.rb.body_in(self.texts, (*at, "effect")) if card.get("effect") else ()
+        effect = self.rb.body_in(self.texts, (*at, "effect"), target_scope(card)) \
+            if card.get("effect") else ()
         condition = None
         if card.get("condition"):
             tree = self.texts.read((*at, "condition"), "cond")
@@ -72,7 +75,8 @@ class CardBuilder(Walker):
         return CardDef(cid, str(card["name"]), props, tuple(abilities), effect, condition,
                        modifies=frozenset(self.rb.compiler.modified),
                        printed=printed_values(props, self.rb._properties().values()),
-                       text=str(card.get("text") or ""))
+                       text=str(card.get("text") or ""),
+                       targets=target_defs(self.texts, at, card))
 
     def _check_props(self, at: tuple, props: dict) -> None:
         pdefs = self.rb._properties()

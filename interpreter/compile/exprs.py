@@ -1122,4 +1122,5 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
+    "stack_size": lambda a: "len(g.stack)",
 }

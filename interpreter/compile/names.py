@@ -22,6 +22,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "attached": (1, 1, "the cards attached to a card, oldest first"),
     "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
     "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),
+    "stack_size": (0, 0, "the number of objects on the stack (timing: priority)"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 

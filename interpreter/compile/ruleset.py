@@ -13,6 +13,7 @@ from interpreter.compile.straight import InlineVerb, inline_verb
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
+from interpreter.engine import priority as P
 from interpreter.engine import turn as T
 from interpreter.engine import vm
 from interpreter.engine.model import (
@@ -69,6 +70,7 @@ class RulesetBuilder:
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
             path=self.doc.path, raw=raw,
         )
+        rs.timing = raw.get("timing", "windows")
         rs.properties = {n: replace(p, formula=self._formula(n)) if p.type == "number" else p
                          for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
@@ -213,10 +215,11 @@ class RulesetBuilder:
         with self.compiler.exprs.binding(bound):
             return self.compiler.body(tree, head, tail)
 
-    def body_in(self, reader: TextReader, at: tuple) -> tuple:
-        """Compile a body from another file (a card set) with this ruleset's names."""
+    def body_in(self, reader: TextReader, at: tuple, scope: dict[str, str] | None = None) -> tuple:
+        """Compile a body from another file (a card set) with this ruleset's names (and
+        `scope`'s: a card's targets)."""
         self.compiler.context = str(get_at(reader.doc.data, (*at[:2], "name")))
-        tree = reader.read(at, "body")
+        tree = reader.read(at, "body", scope or frozenset())
         return () if tree is None else self.compiler.body(tree)
 
     def _expr(self, at: tuple, scope: set[str], kind: str = "cond", trees: list | None = None):
@@ -293,11 +296,13 @@ class RulesetBuilder:
             cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
                 else None
             requires, trees = self._requires(at, d.get("requires"), scope)
+            requires, trees = self._speed(at, d, requires, trees, scope)
             if cards_tree is not None and not d.get("abilities") and None not in trees:
                 self.selections[name] = (cards_tree, trees)  # compiled once the cards are
+            head, tail = self._stack_ends(name, d)
             body = self._body((*at, "do"), scope,
-                              head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
-                              bound=("card", "player"))  # (see actions.start_action)
+                              head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")), *head),
+                              tail=tail, bound=("card", "player"))  # (see actions.start_action)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
@@ -310,8 +315,38 @@ class RulesetBuilder:
                 ref=d.get("ref", ""),
                 direct=I.closed_run(body),
                 head=body[0].event if isinstance(body[0], I.Emit) else None,
+                stack=bool(d.get("stack")),
+                resolve=self._body((*at, "resolve"), scope, bound=("card", "player"))
+                if d.get("resolve") else (),
+                fizzled=self._body((*at, "fizzled"), scope, bound=("card", "player"))
+                if d.get("fizzled") else (),
             )
         return out
+
+    def _speed(self, at: tuple, d: dict, requires: tuple, trees: list,
+               scope: set[str]) -> tuple[tuple, list]:
+        """An action's `speed`: the ruleset's condition of that name (`speeds`), one more of
+        its `requires` rules (its id the speed's name: `can NAME` lifts it, as flash does)."""
+        speed = d.get("speed")
+        if speed is None:
+            return requires, trees
+        if speed not in (self.raw.get("speeds") or {}):
+            self.diags.append(self.doc.diag((*at, "speed"), "UNKNOWN-NAME",
+                                            f"unknown speed {speed!r}",
+                                            did_you_mean(str(speed), self.raw.get("speeds") or {})))
+            return requires, trees
+        tree = self.texts.read(("speeds", speed), "cond", scope)
+        trees = [*trees, tree]
+        if tree is None:
+            return requires, trees
+        return (*requires, (speed, self.compiler.exprs.compile(tree))), trees
+
+    def _stack_ends(self, name: str, d: dict) -> tuple[tuple, tuple]:
+        """Under `timing: priority`, an action with `stack: true` chooses its card's targets
+        first and ends by putting its object on the stack (engine/priority.py)."""
+        if not d.get("stack") or self.raw.get("timing") != "priority":
+            return (), ()
+        return (P.ChooseTargets(),), (P.PutOnStack(name),)
 
     def compile_selections(self, rs: Ruleset, pool: list[CardDef]) -> None:
         """Compile the actions' selections again once every card is compiled (`pool`): then
@@ -493,7 +528,9 @@ class RulesetBuilder:
             code += starts
             if phase.body:  # (an empty one would only be a settle point, as what follows is)
                 code.append(T.Push(phase.body))
-            if phase.actions:
+            if rs.timing == "priority":  # every step has a priority, acted in or not
+                code.append(P.Priority(phase))
+            elif phase.actions:
                 code.append(T.Window(phase))
             for start in starts:  # skipped: past this phase's end (what follows ends it)
                 start.skip = len(code) + 1

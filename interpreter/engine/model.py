@@ -65,6 +65,19 @@ class AbilityDef:
 
 
 @dataclass(frozen=True)
+class TargetDef:
+    """A target a card's spell declares (timing: priority): a card among `cards` (an
+    expression, `you` its controller), bound to `name`, or a player for whom `players` holds
+    (`player` bound), bound to `as_player` (`name` when the target is never a card)."""
+
+    name: str
+    cards: ExprFn | None = None
+    players: ExprFn | None = None
+    prompt: str = ""
+    as_player: str = ""
+
+
+@dataclass(frozen=True)
 class CardDef:
     id: int
     name: str
@@ -78,6 +91,7 @@ class CardDef:
     # ruleset's order: the hottest reads index it (see printed_values)
     printed: tuple[Any, ...] = ()
     text: str = ""  # the card's printed rules text, for people to read (the engine never does)
+    targets: tuple[TargetDef, ...] = ()  # chosen when its spell goes on the stack (priority)
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:
@@ -119,6 +133,9 @@ class ActionDef:
     by: str = "turn_player"
     direct: bool = False  # the body is one closed Straight run: taken without a frame
     head: str | None = None  # the event its body's first instruction announces, alone
+    stack: bool = False  # timing: priority: taking it puts an object on the stack
+    resolve: Code = ()  # the stack object's code after the card's effect (then `card` goes)
+    fizzled: Code = ()  # run instead when every target of the object is gone
 
 
 @dataclass(frozen=True)
@@ -209,3 +226,4 @@ class Ruleset:
     tokens: dict[str, dict] = field(default_factory=dict)
     path: str = ""
     raw: dict = field(default_factory=dict)
+    timing: str = "windows"  # windows | priority (engine/priority.py)

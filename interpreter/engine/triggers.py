@@ -39,7 +39,10 @@ def pump_queue(g: GameState) -> None:
 
 def deliver(g: GameState, ordered: list[tuple]) -> None:
     """Hand an ordered batch to the ruleset's resolution model."""
-    if g.game.ruleset.resolution == "queue":
+    if g.game.ruleset.timing == "priority":  # onto the stack: resolved as players pass
+        from interpreter.engine.priority import stack_triggers  # (it runs on the VM: above)
+        stack_triggers(g, ordered)
+    elif g.game.ruleset.resolution == "queue":
         g.queue.extend(ordered)
         pump_queue(g)
     else:

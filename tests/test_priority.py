@@ -1,0 +1,94 @@
+"""`timing: priority` (engine/priority.py) through the public API and the CLI: random matches of
+the toy Magic-like ruleset end cleanly, every seat sees the stack, bad speeds are reported. The
+rules themselves are tested by the scenarios under tests/scenarios/priority/."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from interpreter.engine import vm
+from interpreter.engine.observe import observation
+from interpreter.engine.priority import Priority
+from interpreter.run.loading import load_game
+from interpreter.run.match import resolve_decks
+
+ROOT = Path(__file__).parent.parent
+RULESET = str(ROOT / "tests" / "rulesets" / "priority.yaml")
+
+
+def _new_match(seed: int):
+    game = load_game(RULESET)
+    decks = [d.sections for d in resolve_decks(game, RULESET, [])]
+    return game.new_state(decks, seed, log=False)
+
+
+def test_random_matches_end_without_error_over_many_seeds():
+    """Random players (who cast, counter, target and attack at random) always reach a result
+    by the rules, not by a loop limit."""
+    for seed in range(60):
+        g = _new_match(seed)
+        rng = random.Random(seed)
+        while g.result is None:
+            vm.answer(g, rng.choice(g.decision.options))
+        assert "loop limit" not in g.result.reason, (seed, g.result)
+        assert "program ended" not in g.result.reason, (seed, g.result)
+
+
+def test_tcg_play_of_the_toy_ruleset_ends_with_a_result():
+    for seed in ("1", "7"):
+        run = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULESET, "--seed", seed,
+                              "--agents", "random,greedy"], capture_output=True, text=True,
+                             cwd=ROOT, check=False)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.rstrip().splitlines()[-1].startswith("result: "), run.stdout[-500:]
+        assert "stacked(" in run.stdout and "resolving(" in run.stdout  # narrated
+
+
+def test_every_seat_sees_the_same_stack_top_first():
+    g = _new_match(3)
+    rng = random.Random(1)
+    while len(g.stack) < 1 and g.result is None:
+        vm.answer(g, rng.choice(g.decision.options))
+    assert g.stack
+    views = [observation(g, p)["stack"] for p in (0, 1)]
+    assert views[0] == views[1] and len(views[0]) == len(g.stack)
+    top = g.stack[-1]
+    assert views[0][0]["card"]["id"] == top[1]
+    assert views[0][0]["controller"] == f"P{top[2] + 1}"
+
+
+def test_the_table_page_lists_the_stack():
+    from interpreter.table.views import page
+
+    g = _new_match(3)
+    rng = random.Random(1)
+    while not g.stack:
+        vm.answer(g, rng.choice(g.decision.options))
+    obs = observation(g, 1)
+    view = page(g.game, obs, [], [], None, "play")
+    assert [e["card"] for e in view["stack"]] == \
+        [f"{g.defs[o[1]].name}#{o[1]}" for o in reversed(g.stack)]
+
+
+def test_windows_stay_the_default_timing():
+    game = load_game(str(ROOT / "tests" / "rulesets" / "mini.yaml"))
+    assert game.ruleset.timing == "windows"
+    assert not any(isinstance(i, Priority) for i in game.program)
+    assert "stack" not in observation(game.new_state([{}, {}], 0), 0)
+
+
+def test_an_unknown_speed_is_reported_at_its_place(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace("speed: instant", "speed: instnat", 1)
+    bad = tmp_path / "rulesets" / "priority.yaml"
+    bad.parent.mkdir()
+    bad.write_text(text, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(bad)],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 1
+    line = next(x for x in run.stdout.splitlines() if "UNKNOWN-NAME" in x)
+    assert "unknown speed 'instnat'" in line and "did you mean 'instant'?" in run.stdout
+    row = next(i for i, x in enumerate(text.splitlines(), 1) if "speed: instnat" in x)
+    assert f"priority.yaml:{row}:" in line
