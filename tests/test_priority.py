@@ -67,7 +67,7 @@ def test_the_table_page_lists_the_stack():
     rng = random.Random(1)
     while not g.stack:
         vm.answer(g, rng.choice(g.decision.options))
-    obs = observation(g, 1)
+    obs = observation(g, 1, options=False)
     view = page(g.game, obs, [], [], None, "play")
     assert [e["card"] for e in view["stack"]] == \
         [f"{g.defs[o[1]].name}#{o[1]}" for o in reversed(g.stack)]
@@ -92,3 +92,38 @@ def test_an_unknown_speed_is_reported_at_its_place(tmp_path: Path):
     assert "unknown speed 'instnat'" in line and "did you mean 'instant'?" in run.stdout
     row = next(i for i, x in enumerate(text.splitlines(), 1) if "speed: instnat" in x)
     assert f"priority.yaml:{row}:" in line
+
+
+def _check(tmp_path: Path, ruleset: str, cards: str) -> str:
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "cards" / "priority").mkdir(parents=True)
+    (tmp_path / "rulesets" / "priority.yaml").write_text(ruleset, encoding="utf-8")
+    (tmp_path / "cards" / "priority" / "bad.yaml").write_text(cards, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check",
+                          str(tmp_path / "rulesets" / "priority.yaml"),
+                          str(tmp_path / "cards" / "priority" / "bad.yaml")],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run
+    return run.stdout
+
+
+def test_bad_targeting_is_reported_where_it_is_written(tmp_path: Path):
+    cards = """ruleset: priority
+cards:
+  - name: Zap
+    kind: instant
+    targeting:
+      - {name: t, cards: "battlefeld(you)"}
+      - {name: u}
+    effect: "hurt(t, 1); hurt(v, 1)"
+"""
+    out = _check(tmp_path, Path(RULESET).read_text(encoding="utf-8"), cards)
+    assert "bad.yaml:6:27: error[UNKNOWN-FUNCTION]" in out and "'battlefield'?" in out, out
+    assert "bad.yaml:7:" in out and "error[TARGET]: target 'u' can be nothing" in out, out
+    assert "bad.yaml:8:31: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
+
+
+def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[STACK]: `stack: true` needs the ruleset's `timing: priority`" in out, out

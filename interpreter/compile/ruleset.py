@@ -344,7 +344,12 @@ class RulesetBuilder:
     def _stack_ends(self, name: str, d: dict) -> tuple[tuple, tuple]:
         """Under `timing: priority`, an action with `stack: true` chooses its card's targets
         first and ends by putting its object on the stack (engine/priority.py)."""
-        if not d.get("stack") or self.raw.get("timing") != "priority":
+        if not d.get("stack"):
+            return (), ()
+        if self.raw.get("timing") != "priority":
+            self.diags.append(self.doc.diag(("actions", name, "stack"), "STACK",
+                                            "`stack: true` needs the ruleset's `timing: priority`",
+                                            "add `timing: priority`, or remove `stack`"))
             return (), ()
         return (P.ChooseTargets(),), (P.PutOnStack(name),)
 

@@ -18,6 +18,10 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
         players = texts.read((*place, "players"), "cond", {"player"}) \
             if spec.get("players") else None
         if cards is None and players is None:
+            if not (spec.get("cards") or spec.get("players")):
+                texts.diags.append(texts.doc.diag(
+                    place, "TARGET", f"target {spec.get('name')!r} can be nothing",
+                    "give it `cards` (an expression), `players` (a condition on `player`), or both"))
             continue
         out.append(TargetDef(str(spec["name"]),
                              None if cards is None else compile_expr(cards),
