@@ -127,3 +127,34 @@ def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
     text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
     out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
     assert "error[STACK]: `stack: true` needs the ruleset's `timing: priority`" in out, out
+
+
+def test_the_documented_example_game_checks_and_plays(tmp_path: Path):
+    """LANGUAGE.md's complete example of `timing: priority` (a ruleset and its cards) checks
+    clean, and random matches of it end by its rules."""
+    import yaml
+
+    doc = (ROOT / "docs" / "LANGUAGE.md").read_text(encoding="utf-8")
+    section = doc[doc.index("#### Priority and the stack"):]
+    blocks = section.split("```yaml\n")[1:3]
+    ruleset_text, cards_text = (b.split("```")[0] for b in blocks)
+    ruleset = tmp_path / "rulesets" / "stack_demo.yaml"
+    cards = tmp_path / "cards" / "stack_demo" / "cards.yaml"
+    cards.parent.mkdir(parents=True)
+    ruleset.parent.mkdir()
+    ruleset.write_text(ruleset_text, encoding="utf-8")
+    cards.write_text(cards_text, encoding="utf-8")
+    assert yaml.safe_load(ruleset_text)["timing"] == "priority"
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(ruleset), str(cards)],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stdout
+    game = load_game(str(ruleset))
+    deck = {"main": ["Island"] * 8 + ["Shock"] * 8 + ["Cancel"] * 4}
+    results = set()
+    for seed in range(10):
+        g = game.new_state([deck, deck], seed, log=False)
+        rng = random.Random(seed)
+        while g.result is None:
+            vm.answer(g, rng.choice(g.decision.options))
+        results.add(g.result.reason.split(": ", 1)[1])
+    assert results <= {"life reached 0", "no cards left to draw"}, results
