@@ -23,6 +23,7 @@ from interpreter.engine import triggers, vm
 from interpreter.engine.actions import DECLINE, start_action, window_of
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
+from interpreter.engine.stack import push_object
 from interpreter.engine.state import Frame, GameState
 from interpreter.engine.timing import inline_settle, needs_settling
 
@@ -109,23 +110,6 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
 
 
 # ---------- putting objects on the stack ----------
-def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
-    """An ordered batch of triggered abilities goes onto the stack: each player's group in
-    turn order (turn player first), so the last player's are on top and resolve first; within
-    a group, the ability its controller ordered first is put on last (it resolves first)."""
-    for p in triggers.apnap(g):
-        for trig in reversed([t for t in ordered if t[2] == p]):
-            push_object(g, ("trigger", trig[0], p, trig))
-
-
-def push_object(g: GameState, obj: tuple) -> None:
-    g.stack.append(obj)
-    g.version += 1
-    if g.log is not None:
-        g.log.append({"e": "stacked", "object": obj[0], "card": g.game.show(g, "card", obj[1]),
-                      "player": f"P{obj[2] + 1}", "depth": len(g.stack)})
-
-
 class ChooseTargets(Instr):
     """The head of an action with `stack: true`: its controller chooses each target its card
     declares, in order (nothing asked when only one choice is legal)."""

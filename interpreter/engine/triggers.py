@@ -4,6 +4,7 @@ by engine/ordering.py (above the VM); this module sits below it."""
 
 from __future__ import annotations
 
+from interpreter.engine.stack import stack_triggers
 from interpreter.engine.state import Frame, GameState
 
 
@@ -40,7 +41,6 @@ def pump_queue(g: GameState) -> None:
 def deliver(g: GameState, ordered: list[tuple]) -> None:
     """Hand an ordered batch to the ruleset's resolution model."""
     if g.game.ruleset.timing == "priority":  # onto the stack: resolved as players pass
-        from interpreter.engine.priority import stack_triggers  # (it runs on the VM: above)
         stack_triggers(g, ordered)
     elif g.game.ruleset.resolution == "queue":
         g.queue.extend(ordered)
