@@ -158,3 +158,10 @@ def test_the_documented_example_game_checks_and_plays(tmp_path: Path):
             vm.answer(g, rng.choice(g.decision.options))
         results.add(g.result.reason.split(": ", 1)[1])
     assert results <= {"life reached 0", "no cards left to draw"}, results
+
+
+def test_a_stack_action_without_a_card_is_reported(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace(
+        '    card: "hand(player) where kind == instant"\n', "", 1)
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[STACK]: an object on the stack is a card's spell or ability" in out, out

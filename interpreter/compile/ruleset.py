@@ -351,6 +351,11 @@ class RulesetBuilder:
                                             "`stack: true` needs the ruleset's `timing: priority`",
                                             "add `timing: priority`, or remove `stack`"))
             return (), ()
+        if not d.get("card"):
+            self.diags.append(self.doc.diag(("actions", name, "stack"), "STACK",
+                                            "an object on the stack is a card's spell or ability",
+                                            "give the action a `card`"))
+            return (), ()
         return (P.ChooseTargets(),), (P.PutOnStack(name),)
 
     def compile_selections(self, rs: Ruleset, pool: list[CardDef]) -> None:

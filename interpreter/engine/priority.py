@@ -9,10 +9,10 @@ An object on `g.stack` is a tuple `(kind, card, controller, data)`:
 - `("trigger", card, controller, trig)`: a triggered ability (`trig` as triggers.pending holds
   it); it resolves as triggers.push_trigger starts it.
 
-`targets` holds `(name, value, stamp)` per declared target: a card and the stamp it had when
-chosen (a card that changed zones since is a new object: no longer the target), or a player
-`("player", p)` and None (a card changed zones when `g.stamp` did). Every value is immutable,
-so a clone copies the stack as a list.
+`targets` holds `(name, value, stamp)` per declared target: a card and its `g.stamp` when
+chosen (a card whose stamp changed since has changed zones: a new object, no longer the
+target), or a player `("player", p)` and None. Every value is immutable, so a clone copies the
+stack as a list.
 """
 
 from __future__ import annotations
