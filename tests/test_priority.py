@@ -165,3 +165,18 @@ def test_a_stack_action_without_a_card_is_reported(tmp_path: Path):
         '    card: "hand(player) where kind == instant"\n', "", 1)
     out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
     assert "error[STACK]: an object on the stack is a card's spell or ability" in out, out
+
+
+def test_an_ability_of_a_hidden_card_on_the_stack_stays_hidden():
+    """The stack is public, its objects' cards are not: a triggered ability whose card is in
+    its owner's hand shows its owner the card and the text, the opponent neither."""
+    from interpreter.run.scenario import build_state
+
+    g = build_state(load_game(RULESET), {"phase": "main", "zones": {
+        "hand@P1": ["Martyr"], "deck@P1": ["Forest"], "deck@P2": ["Forest"]}}, 0)
+    hand = g.zones[next(r for r in g.zones if r.name == "hand" and r.owner == 0)][0]
+    g.stack.append(("trigger", hand, 0, (hand, 0, 0, ())))
+    mine, theirs = observation(g, 0)["stack"][0], observation(g, 1)["stack"][0]
+    assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
+    assert theirs["card"] == {"hidden": True} and "text" not in theirs
+    assert theirs["controller"] == mine["controller"] == "P1"

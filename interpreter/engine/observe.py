@@ -108,11 +108,12 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
 
 
 def stack_view(g: GameState, obj: tuple, viewer: int | None) -> dict:
-    """An object on the stack (public: its card is shown as the viewer may see it)."""
+    """An object on the stack: public, but its card (and an ability's text) only as the viewer
+    may see the card."""
     kind, card, controller, data = obj
     view: dict[str, Any] = {"object": kind, "controller": f"P{controller + 1}",
                             "card": card_view(g, card, viewer)}
-    if kind != "spell":  # (a triggered or activated ability: its index is data[1])
+    if kind != "spell" and visible(g, card, viewer):  # (an ability: its index is data[1])
         view["text"] = g.defs[card].abilities[data[1]].text
     elif data[2]:
         view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in data[2]}
