@@ -176,7 +176,9 @@ def test_an_ability_of_a_hidden_card_on_the_stack_stays_hidden():
         "hand@P1": ["Martyr"], "deck@P1": ["Forest"], "deck@P2": ["Forest"]}}, 0)
     hand = g.zones[next(r for r in g.zones if r.name == "hand" and r.owner == 0)][0]
     g.stack.append(("trigger", hand, 0, (hand, 0, 0, ())))
-    mine, theirs = observation(g, 0)["stack"][0], observation(g, 1)["stack"][0]
-    assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
-    assert theirs["card"] == {"hidden": True} and "text" not in theirs
-    assert theirs["controller"] == mine["controller"] == "P1"
+    g.stack.append(("trigger", hand, 1, (hand, 0, 1, ())))  # (as if P2 controlled it)
+    for obj in (0, 1):  # (the views list the top first)
+        mine, theirs = observation(g, 0)["stack"][obj], observation(g, 1)["stack"][obj]
+        assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
+        assert theirs["card"] == {"hidden": True} and set(theirs) == {"object", "controller", "card"}
+        assert theirs["controller"] == mine["controller"] == f"P{2 - obj}"

@@ -113,10 +113,11 @@ def stack_view(g: GameState, obj: tuple, viewer: int | None) -> dict:
     kind, card, controller, data = obj
     view: dict[str, Any] = {"object": kind, "controller": f"P{controller + 1}",
                             "card": card_view(g, card, viewer)}
-    if kind != "spell" and visible(g, card, viewer):  # (an ability: its index is data[1])
+    if kind == "spell":
+        if data[2]:
+            view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in data[2]}
+    elif visible(g, card, viewer):  # (an ability: its index is data[1])
         view["text"] = g.defs[card].abilities[data[1]].text
-    elif data[2]:
-        view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in data[2]}
     return view
 
 
