@@ -9,13 +9,16 @@ from interpreter.engine.model import TargetDef
 
 def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ...]:
     """Each declared target: its name, the cards it may be (an expression) and the players
-    it may be (a condition on `player`); one that does not check is left out."""
+    it may be (a condition on `player`), both seeing the targets declared before it; one that
+    does not check is left out."""
     out = []
     compile_expr = texts.compiler.exprs.compile
-    for i, spec in enumerate(card.get("targeting") or ()):
+    specs = card.get("targeting") or ()
+    for i, spec in enumerate(specs):
         place = (*at, "targeting", i)
-        cards = texts.read((*place, "cards"), "expr") if spec.get("cards") else None
-        players = texts.read((*place, "players"), "cond", {"player"}) \
+        earlier = target_scope({"targeting": specs[:i]})  # (a filter sees the targets before it)
+        cards = texts.read((*place, "cards"), "expr", earlier) if spec.get("cards") else None
+        players = texts.read((*place, "players"), "cond", {**earlier, "player": "player"}) \
             if spec.get("players") else None
         if cards is None and players is None:
             if not (spec.get("cards") or spec.get("players")):

@@ -102,11 +102,17 @@ class Priority(Instr):
 
 def targetable(g: GameState, option: tuple, who: int) -> bool:
     """An option of a spell whose card declares targets is legal only with a legal choice for
-    each of them."""
+    each of them (each later target tried with the first legal choice of those before it)."""
     name, card, idx = option
     if card is None or idx is not None or not g.game.ruleset.actions[name].stack:
         return True
-    return all(candidates(g, td, card, who) for td in g.defs[card].targets)
+    bound: dict = {}
+    for td in g.defs[card].targets:
+        options = candidates(g, td, card, who, bound)
+        if not options:
+            return False
+        bound.update(bind(td, options[0]))
+    return True
 
 
 # ---------- putting objects on the stack ----------
@@ -125,7 +131,10 @@ class ChooseTargets(Instr):
             f.pc += 1
             return
         td = declared[len(chosen)]
-        options = candidates(g, td, card, env["player"])
+        bound: dict = {}
+        for earlier, (_name, value, _stamp) in zip(declared, chosen, strict=False):
+            bound.update(bind(earlier, value))
+        options = candidates(g, td, card, env["player"], bound)
         if len(options) > 1:
             vm.ask(g, env["player"], "target", tuple(options),
                    f"{g.defs[card].name}: choose a target ({td.prompt or td.name})")
@@ -163,11 +172,13 @@ class PutOnStack(Instr):
         push_object(g, (kind, card, player, (self.action, idx, env.get("#targets", ()))))
 
 
-def candidates(g: GameState, td: TargetDef, card: int, player: int,
+def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                distinct: bool = True) -> list:
-    """The legal choices for a target now: cards (`distinct`: one per class of interchangeable
-    ones, as a choice offers them), then players (`("player", p)`)."""
+    """The legal choices for a target now, its filters seeing the targets declared before it
+    (`bound`): cards (`distinct`: one per class of interchangeable ones, as a choice offers
+    them), then players (`("player", p)`)."""
     env = vm.effect_env(g, card, player)
+    env.update(bound)
     out: list = []
     if td.cards is not None:
         cards = vm.as_cards(g, td.cards(g, env))
@@ -212,16 +223,29 @@ def resolve_top(g: GameState) -> None:
 
 
 def still_legal(g: GameState, card: int, controller: int, targets: tuple) -> dict:
-    """The names the effect sees for its targets: each bound to its value while legal, else
-    to no card (`()`) or no player (None); a target that may be either binds both names."""
+    """The names the effect sees for its targets: each bound to its value while legal (its
+    filters seeing the others as chosen), else to no card or no player (see bind)."""
+    declared = g.defs[card].targets
+    chosen: dict = {}
+    for td, (_name, value, _stamp) in zip(declared, targets, strict=True):
+        chosen.update(bind(td, value))
     out: dict = {}
-    for td, (_name, value, stamp) in zip(g.defs[card].targets, targets, strict=True):
-        legal = value is not None and value in candidates(g, td, card, controller, False) \
+    for td, (_name, value, stamp) in zip(declared, targets, strict=True):
+        legal = value is not None \
+            and value in candidates(g, td, card, controller, chosen, False) \
             and (type(value) is not int or g.stamp[value] == stamp)
-        if td.cards is not None:
-            out[td.name] = value if legal and type(value) is int else ()
-        if td.players is not None:
-            out[td.as_player] = value[1] if legal and type(value) is tuple else None
+        out.update(bind(td, value if legal else None))
+    return out
+
+
+def bind(td: TargetDef, value: Any) -> dict:
+    """The names a target's choice binds: its card to `name` (else no card, `()`), its player
+    to `as_player` (else None); a target that may be either binds both."""
+    out: dict = {}
+    if td.cards is not None:
+        out[td.name] = value if type(value) is int else ()
+    if td.players is not None:
+        out[td.as_player] = value[1] if type(value) is tuple else None
     return out
 
 
