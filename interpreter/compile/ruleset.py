@@ -49,6 +49,7 @@ class RulesetBuilder:
         self.compiler = StmtCompiler(self.names, self.verb_defaults, reference)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
+        self.speeds: dict[str, A.Expr | None] = {}  # `speeds`: name -> its condition's tree
         # what kept values are computed from, for compile/reads.py once every text is compiled
         self.formula_trees: dict[str, A.Expr] = {}
         self.rule_trees: list[A.Expr] = []  # each state rule's `each`
@@ -77,6 +78,7 @@ class RulesetBuilder:
         self._check_name_clashes()
         self._check_resource_bounds()
         rs.verbs = self._verbs()
+        self.speeds = self._speeds()
         rs.actions = self._actions()
         rs.phases = self._phases()
         rs.windows = self._windows()
@@ -296,7 +298,7 @@ class RulesetBuilder:
             cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
                 else None
             requires, trees = self._requires(at, d.get("requires"), scope)
-            requires, trees = self._speed(at, d, requires, trees, scope)
+            requires, trees = self._speed(at, d, requires, trees)
             if cards_tree is not None and not d.get("abilities") and None not in trees:
                 self.selections[name] = (cards_tree, trees)  # compiled once the cards are
             head, tail = self._stack_ends(name, d)
@@ -323,19 +325,24 @@ class RulesetBuilder:
             )
         return out
 
-    def _speed(self, at: tuple, d: dict, requires: tuple, trees: list,
-               scope: set[str]) -> tuple[tuple, list]:
+    def _speeds(self) -> dict[str, A.Expr | None]:
+        """`speeds`: each named condition, read as an action's `requires` rule (None where it
+        did not check)."""
+        return {name: self.texts.read(("speeds", name), "cond", set(ACTION_FIELDS))
+                for name in self.raw.get("speeds") or {}}
+
+    def _speed(self, at: tuple, d: dict, requires: tuple, trees: list) -> tuple[tuple, list]:
         """An action's `speed`: the ruleset's condition of that name (`speeds`), one more of
         its `requires` rules (its id the speed's name: `can NAME` lifts it, as flash does)."""
         speed = d.get("speed")
         if speed is None:
             return requires, trees
-        if speed not in (self.raw.get("speeds") or {}):
+        if speed not in self.speeds:
             self.diags.append(self.doc.diag((*at, "speed"), "UNKNOWN-NAME",
                                             f"unknown speed {speed!r}",
-                                            did_you_mean(str(speed), self.raw.get("speeds") or {})))
+                                            did_you_mean(str(speed), self.speeds)))
             return requires, trees
-        tree = self.texts.read(("speeds", speed), "cond", scope)
+        tree = self.speeds[speed]
         trees = [*trees, tree]
         if tree is None:
             return requires, trees
