@@ -308,3 +308,16 @@ def test_choices_of_zones_numbers_players_and_modes_log_the_same_on_both_paths(s
     assert "which lane does" in _logged(CHOOSE, seed, ["random", "random"], False)
     _same_logs(_logged(CHOOSE, seed, ["random", "random"], False),
                _logged(CHOOSE, seed, ["random", "random"], True))
+# ---------- priority (tests/rulesets/priority.yaml: not a bundled game) ----------
+PRIORITY = str(Path(__file__).parent / "rulesets" / "priority.yaml")
+
+
+def test_priority_matches_log_the_same_on_both_paths() -> None:
+    """The priority loop, the stack and targets are the engine's instructions on both paths:
+    the toy Magic-like ruleset's matches log alike (random players, and a greedy one)."""
+    for seed in range(SEEDS):
+        _same_logs(_logged(PRIORITY, seed, ["random", "random"], False),
+                   _logged(PRIORITY, seed, ["random", "random"], True))
+    _same_logs(_logged(PRIORITY, 0, ["greedy", "random"], False),
+               _logged(PRIORITY, 0, ["greedy", "random"], True))
+    assert _unlogged(PRIORITY, range(SEEDS), False) == _unlogged(PRIORITY, range(SEEDS), True)

@@ -42,6 +42,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
     "zones": (("zone",) * 9, "zones"),
+    "stack_size": ((), "number"),
 }
 
 # The variables each checked prompt names, with their types, in order: the compiler shows

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from interpreter.compile.creates import CreatesReader
 from interpreter.compile.ruleset import RulesetBuilder
+from interpreter.compile.targets import target_defs, target_scope
 from interpreter.compile.texts import get_at
 from interpreter.diagnostics import did_you_mean, number_hint
 from interpreter.engine.model import AbilityDef, CardDef, ExprFn, printed_values
@@ -56,7 +57,8 @@ class CardBuilder(Walker):
     def define(self, at: tuple, name: str, card: dict, token: bool = False) -> CardDef:
         """The card (or token) described at `at`."""
         props = {k: v for k, v in card.items()
-                 if k not in ("name", "text", "abilities", "effect", "condition", "waivers")}
+                 if k not in ("name", "text", "abilities", "effect", "condition", "waivers",
+                              "targeting")}
         self._check_props(at, props)
         c = self.rb.compiler
         pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
@@ -74,7 +76,8 @@ class CardBuilder(Walker):
             ability = self.ability((*at, "abilities", j), name)
             if ability is not None:
                 abilities.append(ability)
-        effect = self._effect((*at, "effect"), name) if card.get("effect") else ()
+        effect = self._effect((*at, "effect"), name, target_scope(card)) \
+            if card.get("effect") else ()
         condition = None
         if card.get("condition"):
             tree = self.texts.read((*at, "condition"), "cond")
@@ -84,12 +87,14 @@ class CardBuilder(Walker):
         return CardDef(cid, name, props, tuple(abilities), effect, condition,
                        modifies=frozenset(self.rb.compiler.modified),
                        printed=printed_values(props, self.rb._properties().values()),
-                       text=str(card.get("text") or ""))
+                       text=str(card.get("text") or ""),
+                       targets=target_defs(self.texts, at, card))
 
-    def _effect(self, at: tuple, card: str) -> tuple:
-        """The card's own effect (`run(card)`), compiled with the ruleset's names."""
+    def _effect(self, at: tuple, card: str, scope: dict[str, str]) -> tuple:
+        """The card's own effect (`run(card)`), compiled with the ruleset's names and `scope`'s
+        (its spell's targets)."""
         self.rb.compiler.context = card
-        tree = self.texts.read(at, "body")
+        tree = self.texts.read(at, "body", scope)
         return () if tree is None else self.rb.compiler.body(tree)
 
     def _check_props(self, at: tuple, props: dict) -> None:

@@ -26,6 +26,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "right": (1, 1, "the card just right of a card in its zone (position one more), or none"),
     "adjacent": (1, 1, "the cards next to a card in its zone, left then right"),
     "zones": (1, 9, "the zones to pick from in `choose zone`: zones(left(you), right(you))"),
+    "stack_size": (0, 0, "the number of objects on the stack (timing: priority)"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 

@@ -13,6 +13,7 @@ from interpreter.compile.straight import InlineVerb, inline_verb
 from interpreter.compile.texts import TextReader, get_at, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
+from interpreter.engine import priority as P
 from interpreter.engine import turn as T
 from interpreter.engine import vm
 from interpreter.engine.model import (
@@ -51,6 +52,7 @@ class RulesetBuilder:
         self.compiler = StmtCompiler(self.names, self.verb_defaults, reference)
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
+        self.speeds: dict[str, A.Expr | None] = {}  # `speeds`: name -> its condition's tree
         # what kept values are computed from, for compile/reads.py once every text is compiled
         self.formula_trees: dict[str, A.Expr] = {}
         self.rule_trees: list[A.Expr] = []  # each state rule's `each`
@@ -72,12 +74,14 @@ class RulesetBuilder:
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
             path=self.doc.path, raw=raw,
         )
+        rs.timing = raw.get("timing", "windows")
         rs.properties = {n: replace(p, formula=self._formula(n)) if p.type == "number" else p
                          for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
         self._check_name_clashes()
         self._check_resource_bounds()
         rs.verbs = self._verbs()
+        self.speeds = self._speeds()
         rs.actions = self._actions()
         rs.phases = self._phases()
         rs.windows = self._windows()
@@ -256,10 +260,11 @@ class RulesetBuilder:
         with self.compiler.exprs.binding(bound):
             return self.compiler.body(tree, head, tail)
 
-    def body_in(self, reader: TextReader, at: tuple) -> tuple:
-        """Compile a body from another file (a card set) with this ruleset's names."""
+    def body_in(self, reader: TextReader, at: tuple, scope: dict[str, str] | None = None) -> tuple:
+        """Compile a body from another file (a card set) with this ruleset's names (and
+        `scope`'s: a card's targets)."""
         self.compiler.context = str(get_at(reader.doc.data, (*at[:2], "name")))
-        tree = reader.read(at, "body")
+        tree = reader.read(at, "body", scope or frozenset())
         return () if tree is None else self.compiler.body(tree)
 
     def _expr(self, at: tuple, scope: set[str], kind: str = "cond", trees: list | None = None):
@@ -336,11 +341,13 @@ class RulesetBuilder:
             cards_tree = self.texts.read((*at, "card"), "expr", {"player"}) if d.get("card") \
                 else None
             requires, trees = self._requires(at, d.get("requires"), scope)
+            requires, trees = self._speed(at, d, requires, trees)
             if cards_tree is not None and not d.get("abilities") and None not in trees:
                 self.selections[name] = (cards_tree, trees)  # compiled once the cards are
+            head, tail = self._stack_ends(name, d)
             body = self._body((*at, "do"), scope,
-                              head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")),),
-                              bound=("card", "player"))  # (see actions.start_action)
+                              head=(I.Emit(name, ACTION_FIELDS, d.get("ref", "")), *head),
+                              tail=tail, bound=("card", "player"))  # (see actions.start_action)
             out[name] = ActionDef(
                 name=name, label=d.get("label", f"{name} {{card}}" if d.get("card") else name),
                 cards=self.compiler.exprs.compile(cards_tree) if cards_tree is not None else None,
@@ -353,8 +360,53 @@ class RulesetBuilder:
                 ref=d.get("ref", ""),
                 direct=I.closed_run(body),
                 head=body[0].event if isinstance(body[0], I.Emit) else None,
+                stack=bool(d.get("stack")),
+                resolve=self._body((*at, "resolve"), scope, bound=("card", "player"))
+                if d.get("resolve") else (),
+                fizzled=self._body((*at, "fizzled"), scope, bound=("card", "player"))
+                if d.get("fizzled") else (),
             )
         return out
+
+    def _speeds(self) -> dict[str, A.Expr | None]:
+        """`speeds`: each named condition, read as an action's `requires` rule (None where it
+        did not check)."""
+        return {name: self.texts.read(("speeds", name), "cond", set(ACTION_FIELDS))
+                for name in self.raw.get("speeds") or {}}
+
+    def _speed(self, at: tuple, d: dict, requires: tuple, trees: list) -> tuple[tuple, list]:
+        """An action's `speed`: the ruleset's condition of that name (`speeds`), one more of
+        its `requires` rules (its id the speed's name: `can NAME` lifts it, as flash does)."""
+        speed = d.get("speed")
+        if speed is None:
+            return requires, trees
+        if speed not in self.speeds:
+            self.diags.append(self.doc.diag((*at, "speed"), "UNKNOWN-NAME",
+                                            f"unknown speed {speed!r}",
+                                            did_you_mean(str(speed), self.speeds)))
+            return requires, trees
+        tree = self.speeds[speed]
+        trees = [*trees, tree]
+        if tree is None:
+            return requires, trees
+        return (*requires, (speed, self.compiler.exprs.compile(tree))), trees
+
+    def _stack_ends(self, name: str, d: dict) -> tuple[tuple, tuple]:
+        """Under `timing: priority`, an action with `stack: true` chooses its card's targets
+        first and ends by putting its object on the stack (engine/priority.py)."""
+        if not d.get("stack"):
+            return (), ()
+        if self.raw.get("timing") != "priority":
+            self.diags.append(self.doc.diag(("actions", name, "stack"), "STACK",
+                                            "`stack: true` needs the ruleset's `timing: priority`",
+                                            "add `timing: priority`, or remove `stack`"))
+            return (), ()
+        if not d.get("card"):
+            self.diags.append(self.doc.diag(("actions", name, "stack"), "STACK",
+                                            "an object on the stack is a card's spell or ability",
+                                            "give the action a `card`"))
+            return (), ()
+        return (P.ChooseTargets(),), (P.PutOnStack(name),)
 
     def compile_selections(self, rs: Ruleset, pool: list[CardDef]) -> None:
         """Compile the actions' selections again once every card is compiled (`pool`): then
@@ -536,7 +588,9 @@ class RulesetBuilder:
             code += starts
             if phase.body:  # (an empty one would only be a settle point, as what follows is)
                 code.append(T.Push(phase.body))
-            if phase.actions:
+            if rs.timing == "priority":  # every step has a priority, acted in or not
+                code.append(P.Priority(phase))
+            elif phase.actions:
                 code.append(T.Window(phase))
             for start in starts:  # skipped: past this phase's end (what follows ends it)
                 start.skip = len(code) + 1

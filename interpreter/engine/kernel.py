@@ -204,12 +204,16 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
 
 
 def _drop_waiting(g: GameState, cid: int) -> None:
-    """The card's triggered abilities waiting to resolve were the old object's (a waiting
-    ability is its card and the index of one of its abilities): they are dropped."""
+    """The card's abilities waiting to resolve were the old object's (a waiting ability is its
+    card and the index of one of its abilities): they are dropped, triggered ones waiting to
+    be ordered or queued, and those on the stack (engine/priority.py's objects; a spell stays:
+    it is the card's own)."""
     if g.pending:
         g.pending = [t for t in g.pending if t[0] != cid]
     if g.queue:
         g.queue = [t for t in g.queue if t[0] != cid]
+    if g.stack:
+        g.stack = [o for o in g.stack if o[1] != cid or o[0] == "spell"]
 
 
 def _unseen_by(g: GameState, cid: int) -> int | None:

@@ -66,6 +66,19 @@ class AbilityDef:
 
 
 @dataclass(frozen=True)
+class TargetDef:
+    """A target a card's spell declares (timing: priority): a card among `cards` (an
+    expression, `you` its controller), bound to `name`, or a player for whom `players` holds
+    (`player` bound), bound to `as_player` (`name` when the target is never a card)."""
+
+    name: str
+    cards: ExprFn | None = None
+    players: ExprFn | None = None
+    prompt: str = ""
+    as_player: str = ""
+
+
+@dataclass(frozen=True)
 class CardDef:
     id: int
     name: str
@@ -81,6 +94,7 @@ class CardDef:
     text: str = ""  # the card's printed rules text, for people to read (the engine never does)
     # the names its texts `create`; None: some name is known only when the effect runs
     creates: frozenset[str] | None = frozenset()
+    targets: tuple[TargetDef, ...] = ()  # chosen when its spell goes on the stack (priority)
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:
@@ -133,6 +147,9 @@ class ActionDef:
     by: str = "turn_player"
     direct: bool = False  # the body is one closed Straight run: taken without a frame
     head: str | None = None  # the event its body's first instruction announces, alone
+    stack: bool = False  # timing: priority: taking it puts an object on the stack
+    resolve: Code = ()  # the stack object's code after the card's effect (then `card` goes)
+    fizzled: Code = ()  # run instead when every target of the object is gone
 
 
 @dataclass(frozen=True)
@@ -245,3 +262,4 @@ class Ruleset:
     pools: tuple[PoolDef, ...] = ()
     path: str = ""
     raw: dict = field(default_factory=dict)
+    timing: str = "windows"  # windows | priority (engine/priority.py)

@@ -93,6 +93,8 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
         "turn_player": f"P{g.turn_player + 1}", "phase": g.phase,
         "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players}, "zones": zones,
     }
+    if g.game.ruleset.timing == "priority":
+        obs["stack"] = [stack_view(g, o, viewer) for o in reversed(g.stack)]
     if g.decision is not None:
         obs["deciding"] = f"P{g.decision.player + 1}"
         if g.decision.player == viewer:
@@ -103,6 +105,20 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
             if options:
                 obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     return obs
+
+
+def stack_view(g: GameState, obj: tuple, viewer: int | None) -> dict:
+    """An object on the stack: public, but its card (and an ability's text) only as the viewer
+    may see the card."""
+    kind, card, controller, data = obj
+    view: dict[str, Any] = {"object": kind, "controller": f"P{controller + 1}",
+                            "card": card_view(g, card, viewer)}
+    if kind == "spell":
+        if data[2]:
+            view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in data[2]}
+    elif visible(g, card, viewer):  # (an ability: its index is data[1])
+        view["text"] = g.defs[card].abilities[data[1]].text
+    return view
 
 
 def question(g: GameState, viewer: int) -> str:
@@ -193,6 +209,8 @@ def option_kind(option: Any, decision_kind: str) -> str:
         return "yes" if option else "no"
     if decision_kind == "order":
         return "trigger"
+    if type(option) is tuple and len(option) == 2 and option[0] == "player":
+        return "player"
     if type(option) is tuple and len(option) == 3 and type(option[0]) is str:
         return option[0]
     return "choose" if isinstance(option, int) else decision_kind
@@ -237,6 +255,8 @@ def label(g: GameState, option: Any, viewer: int | None) -> str:
     if isinstance(option, tuple) and len(option) == 4:  # a triggered ability
         cid, idx = option[0], option[1]
         return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}"
+    if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":  # a target
+        return f"P{option[1] + 1}"
     return str(option)
 
 

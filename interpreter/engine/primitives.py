@@ -12,6 +12,7 @@ from typing import Any
 
 from interpreter.engine import copying, kernel, vm
 from interpreter.engine.actions import Offer
+from interpreter.engine.priority import counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
 
@@ -502,4 +503,6 @@ PRIMITIVES: dict[str, Primitive] = {
     "resolve": Primitive(resolve, (P("ability", "ability"),),
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
+    "counter": Primitive(counter, (P("card", "cards"),),
+                         "these cards' spells leave the stack without resolving (timing: priority)"),
 }

@@ -213,7 +213,7 @@ class GameState:
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
-        "queues", "left_stamp",
+        "queues", "left_stamp", "stack",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -243,6 +243,7 @@ class GameState:
         self.frames: list[Frame] = []
         self.pending: list[tuple] = []  # triggered, not yet ordered
         self.queue: list[tuple] = []  # ordered, waiting (queue resolution)
+        self.stack: list[tuple] = []  # objects waiting to resolve, under priority (engine/priority.py)
         self.decision: Decision | None = None
         self.result: Result | None = None
         self.rng = random.Random(seed)
@@ -373,6 +374,7 @@ class GameState:
         g.frames = [f.copy() for f in self.frames]
         g.pending = list(self.pending)
         g.queue = list(self.queue)
+        g.stack = list(self.stack)
         g.decision, g.result = self.decision, self.result
         g.rng = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
         g.rng.setstate(self.rng.getstate())

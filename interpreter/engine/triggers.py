@@ -4,6 +4,7 @@ by engine/ordering.py (above the VM); this module sits below it."""
 
 from __future__ import annotations
 
+from interpreter.engine.stack import stack_triggers
 from interpreter.engine.state import Frame, GameState
 
 # What a waiting ability remembers of its card (as engine names among its event's fields)
@@ -64,7 +65,9 @@ def pump_queue(g: GameState) -> None:
 
 def deliver(g: GameState, ordered: list[tuple]) -> None:
     """Hand an ordered batch to the ruleset's resolution model."""
-    if g.game.ruleset.resolution == "queue":
+    if g.game.ruleset.timing == "priority":  # onto the stack: resolved as players pass
+        stack_triggers(g, ordered)
+    elif g.game.ruleset.resolution == "queue":
         g.queue.extend(ordered)
         pump_queue(g)
     else:

@@ -23,6 +23,7 @@ def page(game: Game, obs: dict, option_cards: list[int | None], lines: list[str]
         "deciding": None if result else obs.get("deciding"),
         "resources": resources(game, obs["resources"]),
         "areas": areas(game, obs["zones"], you),
+        "stack": [stack_entry(game, o) for o in obs.get("stack", ())],
         "question": question(obs, option_cards),
         "log": lines[-LOG_LINES:], "result": result,
     }
@@ -54,6 +55,15 @@ def areas(game: Game, zones: dict[str, list[dict]], you: str) -> dict[str, list[
             "cards": [card(game, c, names) for c in cards],
         })
     return out
+
+
+def stack_entry(game: Game, o: dict) -> dict:
+    """An object on the stack (timing: priority), top first: its card, whose, what it does."""
+    c = o["card"]
+    name = "a hidden card" if c.get("hidden") else f"{c['name']}#{c['id']}"
+    return {"object": o["object"], "controller": o["controller"], "card": name,
+            "text": o.get("text") or ("" if c.get("hidden") else c.get("text", "")),
+            "targets": [f"{k}: {v}" for k, v in o.get("targets", {}).items()]}
 
 
 def zdef_description(game: Game, name: str) -> str:

@@ -97,6 +97,17 @@ function drawBoard(view) {
       el("h2", {}, title),
       el("div", {class: "zones"}, zones.map((z) => drawZone(z, byCard)))));
   }
+  if (view.stack && view.stack.length) board.append(drawStack(view.stack));
+}
+
+// the objects waiting on the stack (timing: priority), the top one first
+function drawStack(stack) {
+  return el("div", {class: "area stack", "data-stack": ""},
+    el("h2", {}, "stack"),
+    el("ol", {}, stack.map((o) => el("li", {"data-object": o.object},
+      `${o.card} (${o.object}, ${o.controller})`,
+      o.text ? el("span", {class: "text"}, ` — ${o.text}`) : null,
+      o.targets.length ? el("span", {class: "targets"}, ` → ${o.targets.join(", ")}`) : null))));
 }
 
 function drawZone(zone, byCard) {

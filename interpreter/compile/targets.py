@@ -1,0 +1,47 @@
+"""A card's `targeting` (timing: priority): compiled into TargetDefs, and the names its effect
+may use for them."""
+
+from __future__ import annotations
+
+from interpreter.compile.texts import TextReader
+from interpreter.engine.model import TargetDef
+
+
+def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ...]:
+    """Each declared target: its name, the cards it may be (an expression) and the players
+    it may be (a condition on `player`), both seeing the targets declared before it; one that
+    does not check is left out."""
+    out = []
+    compile_expr = texts.compiler.exprs.compile
+    specs = card.get("targeting") or ()
+    for i, spec in enumerate(specs):
+        place = (*at, "targeting", i)
+        earlier = target_scope({"targeting": specs[:i]})  # (a filter sees the targets before it)
+        cards = texts.read((*place, "cards"), "expr", earlier) if spec.get("cards") else None
+        players = texts.read((*place, "players"), "cond", {**earlier, "player": "player"}) \
+            if spec.get("players") else None
+        if cards is None and players is None:
+            if not (spec.get("cards") or spec.get("players")):
+                texts.diags.append(texts.doc.diag(
+                    place, "TARGET", f"target {spec.get('name')!r} can be nothing",
+                    "give it `cards` (an expression), `players` (a condition on `player`), or both"))
+            continue
+        out.append(TargetDef(str(spec["name"]),
+                             None if cards is None else compile_expr(cards),
+                             None if players is None else compile_expr(players),
+                             str(spec.get("prompt", "")),
+                             str(spec.get("as_player") or spec["name"])))
+    return tuple(out)
+
+
+def target_scope(card: dict) -> dict[str, str]:
+    """The names a card's effect may use for its targets: cards, a player, or both names of a
+    target that may be either."""
+    scope: dict[str, str] = {}
+    for t in card.get("targeting") or ():
+        if isinstance(t, dict) and "name" in t:
+            if t.get("cards"):
+                scope[str(t["name"])] = "cards"
+            if t.get("players"):
+                scope[str(t.get("as_player") or t["name"])] = "player"
+    return scope

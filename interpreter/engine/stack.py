@@ -1,0 +1,31 @@
+"""Putting objects on the stack (`timing: priority`): below the VM, so engine/triggers.py can
+hand it a batch of triggered abilities. Resolving them is engine/priority.py's."""
+
+from __future__ import annotations
+
+from interpreter.engine.state import GameState
+
+
+def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
+    """An ordered batch of triggered abilities (engine/ordering.py: one player's group after
+    another, the turn player's first) goes onto the stack group by group, so the last player's
+    are on top and resolve first (APNAP); within a group the ability its controller ordered
+    first is put on last, to resolve first."""
+    groups: list[list[tuple]] = []
+    for trig in ordered:
+        if groups and groups[-1][0][2] == trig[2]:
+            groups[-1].append(trig)
+        else:
+            groups.append([trig])
+    for group in groups:
+        for trig in reversed(group):
+            push_object(g, ("trigger", trig[0], trig[2], trig))
+
+
+def push_object(g: GameState, obj: tuple) -> None:
+    """`obj` goes on top of the stack (see engine/priority.py for its shape)."""
+    g.stack.append(obj)
+    g.version += 1
+    if g.log is not None:
+        g.log.append({"e": "stacked", "object": obj[0], "card": g.game.show(g, "card", obj[1]),
+                      "player": f"P{obj[2] + 1}", "depth": len(g.stack)})

@@ -1,0 +1,184 @@
+"""`timing: priority` (engine/priority.py) through the public API and the CLI: random matches of
+the toy Magic-like ruleset end cleanly, every seat sees the stack, bad speeds are reported. The
+rules themselves are tested by the scenarios under tests/scenarios/priority/."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from interpreter.engine import vm
+from interpreter.engine.observe import observation
+from interpreter.engine.priority import Priority
+from interpreter.run.loading import load_game
+from interpreter.run.match import resolve_decks
+
+ROOT = Path(__file__).parent.parent
+RULESET = str(ROOT / "tests" / "rulesets" / "priority.yaml")
+
+
+def _new_match(seed: int):
+    game = load_game(RULESET)
+    decks = [d.sections for d in resolve_decks(game, RULESET, [])]
+    return game.new_state(decks, seed, log=False)
+
+
+def test_random_matches_end_without_error_over_many_seeds():
+    """Random players (who cast, counter, target and attack at random) always reach a result
+    by the rules, not by a loop limit."""
+    for seed in range(60):
+        g = _new_match(seed)
+        rng = random.Random(seed)
+        while g.result is None:
+            vm.answer(g, rng.choice(g.decision.options))
+        assert "loop limit" not in g.result.reason, (seed, g.result)
+        assert "program ended" not in g.result.reason, (seed, g.result)
+
+
+def test_tcg_play_of_the_toy_ruleset_ends_with_a_result():
+    for seed in ("1", "7"):
+        run = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULESET, "--seed", seed,
+                              "--agents", "random,greedy"], capture_output=True, text=True,
+                             cwd=ROOT, check=False)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.rstrip().splitlines()[-1].startswith("result: "), run.stdout[-500:]
+        assert "stacked(" in run.stdout and "resolving(" in run.stdout  # narrated
+
+
+def test_every_seat_sees_the_same_stack_top_first():
+    g = _new_match(3)
+    rng = random.Random(1)
+    while len(g.stack) < 1 and g.result is None:
+        vm.answer(g, rng.choice(g.decision.options))
+    assert g.stack
+    views = [observation(g, p)["stack"] for p in (0, 1)]
+    assert views[0] == views[1] and len(views[0]) == len(g.stack)
+    top = g.stack[-1]
+    assert views[0][0]["card"]["id"] == top[1]
+    assert views[0][0]["controller"] == f"P{top[2] + 1}"
+
+
+def test_the_table_page_lists_the_stack():
+    from interpreter.table.views import page
+
+    g = _new_match(3)
+    rng = random.Random(1)
+    while not g.stack:
+        vm.answer(g, rng.choice(g.decision.options))
+    obs = observation(g, 1, options=False)
+    view = page(g.game, obs, [], [], None, "play")
+    assert [e["card"] for e in view["stack"]] == \
+        [f"{g.defs[o[1]].name}#{o[1]}" for o in reversed(g.stack)]
+
+
+def test_windows_stay_the_default_timing():
+    game = load_game(str(ROOT / "tests" / "rulesets" / "mini.yaml"))
+    assert game.ruleset.timing == "windows"
+    assert not any(isinstance(i, Priority) for i in game.program)
+    assert "stack" not in observation(game.new_state([{}, {}], 0), 0)
+
+
+def test_an_unknown_speed_is_reported_at_its_place(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace("speed: instant", "speed: instnat", 1)
+    bad = tmp_path / "rulesets" / "priority.yaml"
+    bad.parent.mkdir()
+    bad.write_text(text, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(bad)],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 1
+    line = next(x for x in run.stdout.splitlines() if "UNKNOWN-NAME" in x)
+    assert "unknown speed 'instnat'" in line and "did you mean 'instant'?" in run.stdout
+    row = next(i for i, x in enumerate(text.splitlines(), 1) if "speed: instnat" in x)
+    assert f"priority.yaml:{row}:" in line
+
+
+def _check(tmp_path: Path, ruleset: str, cards: str) -> str:
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "cards" / "priority").mkdir(parents=True)
+    (tmp_path / "rulesets" / "priority.yaml").write_text(ruleset, encoding="utf-8")
+    (tmp_path / "cards" / "priority" / "bad.yaml").write_text(cards, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check",
+                          str(tmp_path / "rulesets" / "priority.yaml"),
+                          str(tmp_path / "cards" / "priority" / "bad.yaml")],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run
+    return run.stdout
+
+
+def test_bad_targeting_is_reported_where_it_is_written(tmp_path: Path):
+    cards = """ruleset: priority
+cards:
+  - name: Zap
+    kind: instant
+    targeting:
+      - {name: t, cards: "battlefeld(you)"}
+      - {name: u}
+    effect: "hurt(t, 1); hurt(v, 1)"
+"""
+    out = _check(tmp_path, Path(RULESET).read_text(encoding="utf-8"), cards)
+    assert "bad.yaml:6:27: error[UNKNOWN-FUNCTION]" in out and "'battlefield'?" in out, out
+    assert "bad.yaml:7:" in out and "error[TARGET]: target 'u' can be nothing" in out, out
+    assert "bad.yaml:8:31: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
+
+
+def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[STACK]: `stack: true` needs the ruleset's `timing: priority`" in out, out
+
+
+def test_the_documented_example_game_checks_and_plays(tmp_path: Path):
+    """LANGUAGE.md's complete example of `timing: priority` (a ruleset and its cards) checks
+    clean, and random matches of it end by its rules."""
+    import yaml
+
+    doc = (ROOT / "docs" / "LANGUAGE.md").read_text(encoding="utf-8")
+    section = doc[doc.index("#### Priority and the stack"):]
+    blocks = section.split("```yaml\n")[1:3]
+    ruleset_text, cards_text = (b.split("```")[0] for b in blocks)
+    ruleset = tmp_path / "rulesets" / "stack_demo.yaml"
+    cards = tmp_path / "cards" / "stack_demo" / "cards.yaml"
+    cards.parent.mkdir(parents=True)
+    ruleset.parent.mkdir()
+    ruleset.write_text(ruleset_text, encoding="utf-8")
+    cards.write_text(cards_text, encoding="utf-8")
+    assert yaml.safe_load(ruleset_text)["timing"] == "priority"
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(ruleset), str(cards)],
+                         capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stdout
+    game = load_game(str(ruleset))
+    deck = {"main": ["Island"] * 8 + ["Shock"] * 8 + ["Cancel"] * 4}
+    results = set()
+    for seed in range(10):
+        g = game.new_state([deck, deck], seed, log=False)
+        rng = random.Random(seed)
+        while g.result is None:
+            vm.answer(g, rng.choice(g.decision.options))
+        results.add(g.result.reason.split(": ", 1)[1])
+    assert results <= {"life reached 0", "no cards left to draw"}, results
+
+
+def test_a_stack_action_without_a_card_is_reported(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace(
+        '    card: "hand(player) where kind == instant"\n', "", 1)
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[STACK]: an object on the stack is a card's spell or ability" in out, out
+
+
+def test_an_ability_of_a_hidden_card_on_the_stack_stays_hidden():
+    """The stack is public, its objects' cards are not: a triggered ability whose card is in
+    its owner's hand shows its owner the card and the text, the opponent neither."""
+    from interpreter.run.scenario import build_state
+
+    g = build_state(load_game(RULESET), {"phase": "main", "zones": {
+        "hand@P1": ["Martyr"], "deck@P1": ["Forest"], "deck@P2": ["Forest"]}}, 0)
+    hand = g.zones[next(r for r in g.zones if r.name == "hand" and r.owner == 0)][0]
+    g.stack.append(("trigger", hand, 0, (hand, 0, 0, ())))
+    g.stack.append(("trigger", hand, 1, (hand, 0, 1, ())))  # (as if P2 controlled it)
+    for obj in (0, 1):  # (the views list the top first)
+        mine, theirs = observation(g, 0)["stack"][obj], observation(g, 1)["stack"][obj]
+        assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
+        assert theirs["card"] == {"hidden": True} and set(theirs) == {"object", "controller", "card"}
+        assert theirs["controller"] == mine["controller"] == f"P{2 - obj}"
