@@ -117,7 +117,8 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
 
     Copies of one card in the same zone and condition make the same choice; offering
     each of them would only multiply decisions. Cards the player cannot see, or with
-    counters or modifiers of their own, are never merged (that would leak or lose facts).
+    counters (above 0) or modifiers of their own, are never merged (that would leak or lose
+    facts).
     """
     if len(cards) < 2:
         return cards
@@ -233,11 +234,12 @@ _first = itemgetter(0)  # a modifier's or a counter key's card
 
 
 def _unmerged(g: GameState) -> set | frozenset:
-    """Cards never merged: with modifiers, counters or attachments of their own."""
+    """Cards never merged: with modifiers, counters (not at 0: a counter back at 0 is as none)
+    or attachments of their own."""
     if not (g.mods or g.counters or g.host):
         return _NONE
     marked = set(map(_first, g.mods))  # (map: no Python frame per item, as a comprehension)
-    marked.update(map(_first, g.counters))
+    marked.update(card for (card, _name), n in g.counters.items() if n)
     marked.update(g.host)
     marked.update(g.host.values())
     return marked
