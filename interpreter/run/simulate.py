@@ -134,7 +134,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
     seed = base_seed + index
     keys = ("B", "A") if index % 2 else ("A", "B")
     record = {"match": index, "seed": seed, "seats": list(keys), "starter": None, "outcome": "error",
-              "winner": None, "winner_seat": None, "reason": "", "turns": 0, "decisions": 0,
+              "winner": None, "winner_seat": None, "reason": "", "turns": 0, "decisions": 0, "unasked": 0,
               "lead_changes": None}
     state = None
     try:
@@ -158,13 +158,13 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
         record.update(starter=starter, outcome=outcome_of(r.winner, r.reason),
                       winner=None if r.winner is None else keys[r.winner], winner_seat=r.winner,
                       reason=r.reason, turns=r.turns or state.turn, decisions=state.decisions,
-                      lead_changes=lead.changes)
+                      unasked=state.unasked, lead_changes=lead.changes)
         if tracker is not None:
             record["cards"] = tracker.record(state, keys)
     except Exception as e:  # noqa: BLE001 - a failing match is data: its seed reproduces it
         record["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
-            record.update(turns=state.turn, decisions=state.decisions)
+            record.update(turns=state.turn, decisions=state.decisions, unasked=state.unasked)
     return record
 
 
@@ -217,7 +217,7 @@ def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
 def _lost(plan: Plan, index: int, e: Exception) -> dict:
     return {"match": index, "seed": plan.seed + index, "seats": list(plan.seats(index)),
             "starter": None, "outcome": "error", "winner": None, "winner_seat": None, "reason": "",
-            "turns": 0, "decisions": 0, "lead_changes": None,
+            "turns": 0, "decisions": 0, "unasked": 0, "lead_changes": None,
             "error": f"the task failed: {type(e).__name__}: {e}"}
 
 
@@ -335,7 +335,7 @@ def summary_rows(s: dict) -> Iterator[list]:
     yield rated("first_player_wins", fp)
     yield ["first_player_advantage", _num(fp["advantage"]), _num(fp["advantage_ci95"][0]),
            _num(fp["advantage_ci95"][1]), fp["count"], fp["n"]]
-    for what in ("turns", "decisions", "lead_changes"):
+    for what in ("turns", "decisions", "unasked", "lead_changes"):
         sp = s[what]
         for stat in ("mean", "sd", "min", "median", "max"):
             if stat in sp:
