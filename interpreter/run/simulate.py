@@ -62,6 +62,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
               turns: int | None = None) -> Plan:
     """Load and check everything in this process first: bad input fails before any work."""
     from interpreter.agents import make_agent
+    from interpreter.agents.basic import is_human
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
 
@@ -73,7 +74,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
         agents = agents * 2
     if len(agents) != 2:
         raise TcgError(f"--agents takes two names (deck A's, deck B's), got {len(agents)}")
-    if "human" in agents:
+    if any(is_human(a) for a in agents):
         raise TcgError("simulate plays AI agents only; use `tcg play` to play by hand")
     for a in agents:
         make_agent(a, 0)  # unknown names fail here, with the list of known ones
