@@ -172,6 +172,7 @@ def _reference_flag(verb: argparse.ArgumentParser) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from interpreter.agents.basic import is_human
     from interpreter.diagnostics import TcgError
     from interpreter.run.loading import load_game
     from interpreter.run.match import MatchSetup, play, read_log, resume
@@ -192,7 +193,7 @@ def _play(args: argparse.Namespace) -> int:
                            (args.agents or "random,random").split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
-    viewer = agents.index("human") if "human" in agents else None
+    viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)
     narrator = Narrator(load_game(setup.ruleset), viewer)
 
     def show(record: dict) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from interpreter.diagnostics import TcgError
@@ -13,6 +14,54 @@ from interpreter.diagnostics import TcgError
 class Agent(Protocol):
     def choose(self, observation: dict, options: list[str]) -> int:
         """Index of the chosen option."""
+
+
+# ---------- when a human is asked at a priority window (timing: priority) ----------
+STOPS = ("always", "respond", "stack", "own-turn")  # and the names of the ruleset's steps
+ALWAYS = frozenset({"always"})
+RESPOND = frozenset({"stack", "own-turn"})  # "stop only when I can respond", in your own turn too
+
+
+def parse_stops(text: str, steps: Sequence[str] | None) -> frozenset[str]:
+    """A human's stops, written `WHEN+WHEN...` (e.g. `respond+blockers`): `always` (be asked
+    at every priority window where you have something besides pass), `stack` (when an object
+    waits on the stack), `own-turn` (in any step of your own turn), a step's name (that step,
+    in any turn), `respond` (stack+own-turn). `steps`: the ruleset's step names (None: not
+    known yet, any name goes; check_stops checks them once the ruleset is loaded)."""
+    words = [w.strip() for w in text.split("+")]
+    unknown = [w for w in words if not w or w not in STOPS and steps is not None and w not in steps]
+    if unknown:
+        names = ", ".join([*STOPS, *(steps or ())])
+        raise TcgError(f"unknown stop {unknown[0]!r}: write stops as WHEN+WHEN... from {names}")
+    stops = frozenset(w for w in words if w != "respond") | (RESPOND if "respond" in words else set())
+    return ALWAYS if "always" in stops else stops
+
+
+def is_human(name: str) -> bool:
+    """An agent name that seats a human (`human`, `human:STOPS`)."""
+    return name.partition(":")[0] == "human"
+
+
+def check_stops(agents: Sequence[str], steps: Sequence[str]) -> None:
+    """Every human's stops (`human:STOPS`) name known stops or steps of the ruleset."""
+    for name in agents:
+        kind, _, params = name.partition(":")
+        if kind == "human" and params:
+            parse_stops(params, steps)
+
+
+def auto_pass(stops: frozenset[str], observation: Mapping, options: Sequence[str]) -> int | None:
+    """The index of pass when the `stops` let this decision go by without asking, else None.
+    Only a priority window (timing: priority: the observation shows the stack) is passed: any
+    other question is asked."""
+    if "always" in stops or "stack" not in observation or not options or options[-1] != "pass" \
+            or observation.get("deciding") != observation.get("you"):
+        return None
+    if "stack" in stops and observation["stack"] \
+            or "own-turn" in stops and observation["turn_player"] == observation["you"] \
+            or observation["phase"] in stops:
+        return None
+    return len(options) - 1
 
 
 class RandomAgent:
@@ -66,11 +115,19 @@ class ScriptedAgent:
 
 class HumanAgent:
     """Plays in the terminal: shows the board, the question and numbered options. `?N` shows
-    card #N's text and properties; anything that is not an option number is asked again."""
+    card #N's text and properties; anything that is not an option number is asked again.
+    `stops` say at which priority windows to be asked (see auto_pass): the others are passed
+    without asking, and the pass is recorded as any answer."""
+
+    def __init__(self, stops: frozenset[str] = ALWAYS) -> None:
+        self.stops = stops
 
     def choose(self, observation: dict, options: list[str]) -> int:
         from interpreter.run.narrate import board
 
+        passing = auto_pass(self.stops, observation, options)
+        if passing is not None:
+            return passing
         print(board(observation))
         print(f"{observation.get('question') or 'your decision'}:")
         for i, o in enumerate(options):
@@ -117,21 +174,21 @@ def _card_text(observation: dict, cid: int) -> str:
     return f"no card #{cid} that you can see"
 
 
-AGENTS = ("random", "first", "human", "greedy", "greedy:WORLDS", "mcts", "mcts:ITERATIONS",
+AGENTS = ("random", "first", "human", "human:STOPS", "greedy", "greedy:WORLDS", "mcts", "mcts:ITERATIONS",
           "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
 
 
 def make_agent(name: str, seed: int) -> Agent:
     """An agent by name; search agents take parameters after colons (`mcts:400`, `mcts:2s`)."""
     kind, _, params = name.partition(":")
-    if kind in ("random", "first", "human") and params:
+    if kind == "human":
+        return HumanAgent(parse_stops(params, None) if params else ALWAYS)
+    if kind in ("random", "first") and params:
         raise TcgError(f"agent {kind!r} takes no parameters, got {name!r}")
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
-    if kind == "human":
-        return HumanAgent()
     if kind == "greedy":
         from interpreter.agents.greedy import GreedyAgent
 

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from interpreter.diagnostics import TcgError
+from interpreter.engine.actions import DECLINE
 from interpreter.engine.observe import visible
 from interpreter.engine.state import GameState
 
@@ -51,7 +52,11 @@ class Dealer:
 
 
 def settle(world: GameState, player: int, steps: int = SETTLE_STEPS) -> None:
-    """Let the other players answer with their first option until `player` is asked again."""
+    """Play on until `player` is asked again, the others answering with their first option;
+    at most `steps` decisions. Under `timing: priority`, see settle_priority."""
+    if world.game.ruleset.timing == "priority":
+        settle_priority(world, player, world.turn, steps)
+        return
     for _ in range(steps):
         d = world.decision
         if d is None or d.player == player:
@@ -59,10 +64,42 @@ def settle(world: GameState, player: int, steps: int = SETTLE_STEPS) -> None:
         world.apply(0)
 
 
+def settle_priority(world: GameState, player: int, turn: int | None,
+                    steps: int = SETTLE_STEPS) -> None:
+    """Under `timing: priority`, play on to a quiet point. Every player passes priority where
+    a pass exists (a lookahead must not invent the opponent's spells, nor more of `player`'s),
+    so what waits on the stack resolves; the others answer any other question with their first
+    option. It ends at a question of `player`'s own other than priority, and
+    - with a `turn`: at the first decision of a later turn (every option is judged at the same
+      horizon: a pass lets the turn run on to its end, so every other option does too);
+    - with `turn` None: as soon as `player` is asked with an empty stack.
+    At most `steps` decisions."""
+    for _ in range(steps):
+        d = world.decision
+        if d is None or turn is not None and world.turn != turn:
+            return
+        passing = d.options[-1] == DECLINE  # (a priority window offers its pass last)
+        if d.player == player and (not passing or turn is None and not world.stack):
+            return
+        world.apply(len(d.options) - 1 if passing else 0)
+
+
+def quiet(world: GameState, steps: int = SETTLE_STEPS) -> None:
+    """Under `timing: priority`, let every player pass until the stack is empty (at most
+    `steps` decisions; any other question answered with its first option), so that a
+    position is scored once what waits on the stack has resolved."""
+    for _ in range(steps):
+        d = world.decision
+        if d is None or not world.stack:
+            return
+        world.apply(len(d.options) - 1 if d.options[-1] == DECLINE else 0)
+
+
 class GreedyAgent:
-    """Tries every option in `worlds` sampled worlds (the same worlds for every option), lets
-    the opponent answer with its first option until this player is asked again, and picks
-    the option with the best total `game.score` (ties: the lowest index)."""
+    """Tries every option in `worlds` sampled worlds (the same worlds for every option), plays
+    on as `settle` does (the opponent answering with its first option until this player is
+    asked again; under priority, to a quiet point) and picks the option with the best total
+    `game.score` (ties: the lowest index)."""
 
     def __init__(self, seed: int, worlds: int = 1) -> None:
         if worlds < 1:

@@ -16,6 +16,11 @@ The playout policy is `greedy` by default: each player takes the option whose im
 result scores best for them. On UCB (mirror matches against the greedy agent) random
 playouts were no stronger than greedy itself; greedy playouts to the end of the turn were.
 Playouts stop at the end of the turn (`playout_turns`) or after `playout_steps` decisions.
+
+Under `timing: priority` a position is judged at a quiet point, as greedy judges it: a
+playout's greedy option is scored once what it cast has resolved (greedy.settle_priority), and a
+playout cut short by `playout_steps` lets everyone pass until the stack is empty
+(greedy.quiet) before it is scored.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from interpreter.agents.greedy import Dealer
+from interpreter.agents.greedy import Dealer, quiet, settle_priority
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
 
@@ -133,6 +138,8 @@ class MCTSAgent:
                 and world.turn - turn < self.playout_turns:
             world.apply(best_next(world) if greedy else rng.randrange(len(world.decision.options)))
             steps += 1
+        if world.stack:  # (only under priority: cut short with objects waiting)
+            quiet(world)
         r = world.result
         if r is not None:
             return 0.5 if r.winner is None else float(r.winner == player)
@@ -141,13 +148,17 @@ class MCTSAgent:
 
 
 def best_next(world: GameState) -> int:
-    """The option whose immediate result the deciding player scores best (ties: the first)."""
+    """The option whose immediate result the deciding player scores best (ties: the first);
+    under priority, once what it cast has resolved (greedy.settle_priority)."""
     d = world.decision
     score = world.game.score
+    priority = world.game.ruleset.timing == "priority"
     best, best_index = float("-inf"), 0
     for i in range(len(d.options)):
         w = world.clone()
         w.apply(i)
+        if priority:
+            settle_priority(w, d.player, None)
         v = score(w, d.player)
         if v > best:
             best, best_index = v, i

@@ -245,6 +245,7 @@ class Offer(Instr):
             plan = self.plan = (g.game, *window_of(g, self.names))
         out = plan[1](g, who, plan[2])
         if not out:
+            g.unasked += 1
             close_window(f)
             return
         out.append(DECLINE)
@@ -264,6 +265,7 @@ class Offer(Instr):
             plan = self.plan = (g.game, *window_of(g, self.names))
         out = plan[1](g, who, plan[2])
         if not out:
+            g.unasked += 1
             return False
         g.frames.append(Frame(code, {"#who": who}, "block"))
         out.append(DECLINE)

@@ -58,6 +58,7 @@ class Priority(Instr):
                 vm.ask(g, who, "action", tuple(options), self.prompt)
                 return
             passes += 1  # (nothing but pass: passed without asking)
+            g.unasked += 1
             if passes >= g.game.ruleset.players:
                 self.all_passed(g, f)
                 return

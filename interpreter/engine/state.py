@@ -213,7 +213,7 @@ class GameState:
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
-        "queues", "left_stamp", "stack",
+        "queues", "left_stamp", "stack", "unasked",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -255,6 +255,7 @@ class GameState:
         self.clock = 0
         self.steps = 0
         self.decisions = 0
+        self.unasked = 0  # windows and priorities passed without asking (nothing but pass)
         self.known: dict[int, int] = {}  # card -> bitmask of players who have looked at it
         self.memo: dict = {}  # values that depend only on the state, valid for memo_version
         self.memo_version = -1
@@ -383,6 +384,7 @@ class GameState:
         g.counts = dict(self.counts)
         g.keep_log(list(self.log) if keep_log and self.log is not None else None)
         g.clock, g.steps, g.decisions = self.clock, self.steps, self.decisions
+        g.unasked = self.unasked
         g.known = dict(self.known)
         g.memo, g.memo_version = {}, -1
         g.atomic = self.atomic

@@ -115,6 +115,7 @@ class Window(Instr):
                 return  # (vm.ask, inlined)
             f.env.pop("#taken", None)  # (close_window, inlined)
             f.pc += 1
+            g.unasked += 1
         # closed with nothing asked: go on
         f.code[f.pc].run(g, f)
 

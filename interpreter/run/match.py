@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO
 
 from interpreter.agents import Agent, make_agent
-from interpreter.agents.basic import Concede
+from interpreter.agents.basic import Concede, check_stops, is_human
 from interpreter.agents.protocol import decide
 from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
@@ -60,6 +60,7 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
     if len(setup.agents) != game.ruleset.players:
         raise TcgError(f"need {game.ruleset.players} agents, got {len(setup.agents)} "
                        f"({','.join(setup.agents)})")
+    check_stops(setup.agents, [ph.name for ph in game.ruleset.phases])
     decks = resolve_decks(game, setup.ruleset, setup.decks)
     setup.decks = [str(d.doc.path) for d in decks]
     agents = agents or [make_agent(a, setup.seed * 1000 + i) for i, a in enumerate(setup.agents)]
@@ -160,7 +161,7 @@ def resume(path: str | Path, on_event: Callable[[dict], None] | None = None,
     outputs.check_output(path)
     setup = _setup_of(log)
     script = logs.Script(str(path), log.steps)
-    agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), script, a == "human")
+    agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), script, is_human(a))
               for i, a in enumerate(setup.agents)]
     tmp = outputs.temporary_beside(path)
     out: logs.Checked | None = None

@@ -121,6 +121,11 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
                       f"min {sp['min']}, median {sp['median']:g}, max {sp['max']}", highlight=False)
         for line in text_histogram(sp["histogram"]):
             console.print("  " + line, highlight=False)
+    asked, unasked = s["decisions"], s.get("unasked", {})
+    if asked["n"] and unasked.get("n"):
+        console.print(f"decisions asked per game: mean {asked['mean']:.1f}; windows closed without "
+                      f"asking (a player with nothing but pass) per game: mean {unasked['mean']:.1f}, "
+                      f"median {unasked['median']:g}, max {unasked['max']}", highlight=False)
     lc = s["lead_changes"]
     if lc.get("n"):
         g = lc["games_with_a_change"]

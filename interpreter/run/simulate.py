@@ -62,6 +62,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
               turns: int | None = None) -> Plan:
     """Load and check everything in this process first: bad input fails before any work."""
     from interpreter.agents import make_agent
+    from interpreter.agents.basic import is_human
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
 
@@ -73,7 +74,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
         agents = agents * 2
     if len(agents) != 2:
         raise TcgError(f"--agents takes two names (deck A's, deck B's), got {len(agents)}")
-    if "human" in agents:
+    if any(is_human(a) for a in agents):
         raise TcgError("simulate plays AI agents only; use `tcg play` to play by hand")
     for a in agents:
         make_agent(a, 0)  # unknown names fail here, with the list of known ones
@@ -134,7 +135,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
     seed = base_seed + index
     keys = ("B", "A") if index % 2 else ("A", "B")
     record = {"match": index, "seed": seed, "seats": list(keys), "starter": None, "outcome": "error",
-              "winner": None, "winner_seat": None, "reason": "", "turns": 0, "decisions": 0,
+              "winner": None, "winner_seat": None, "reason": "", "turns": 0, "decisions": 0, "unasked": 0,
               "lead_changes": None}
     state = None
     try:
@@ -158,13 +159,13 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
         record.update(starter=starter, outcome=outcome_of(r.winner, r.reason),
                       winner=None if r.winner is None else keys[r.winner], winner_seat=r.winner,
                       reason=r.reason, turns=r.turns or state.turn, decisions=state.decisions,
-                      lead_changes=lead.changes)
+                      unasked=state.unasked, lead_changes=lead.changes)
         if tracker is not None:
             record["cards"] = tracker.record(state, keys)
     except Exception as e:  # noqa: BLE001 - a failing match is data: its seed reproduces it
         record["error"] = f"{type(e).__name__}: {e}"
         if state is not None:
-            record.update(turns=state.turn, decisions=state.decisions)
+            record.update(turns=state.turn, decisions=state.decisions, unasked=state.unasked)
     return record
 
 
@@ -217,7 +218,7 @@ def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
 def _lost(plan: Plan, index: int, e: Exception) -> dict:
     return {"match": index, "seed": plan.seed + index, "seats": list(plan.seats(index)),
             "starter": None, "outcome": "error", "winner": None, "winner_seat": None, "reason": "",
-            "turns": 0, "decisions": 0, "lead_changes": None,
+            "turns": 0, "decisions": 0, "unasked": 0, "lead_changes": None,
             "error": f"the task failed: {type(e).__name__}: {e}"}
 
 
@@ -335,7 +336,7 @@ def summary_rows(s: dict) -> Iterator[list]:
     yield rated("first_player_wins", fp)
     yield ["first_player_advantage", _num(fp["advantage"]), _num(fp["advantage_ci95"][0]),
            _num(fp["advantage_ci95"][1]), fp["count"], fp["n"]]
-    for what in ("turns", "decisions", "lead_changes"):
+    for what in ("turns", "decisions", "unasked", "lead_changes"):
         sp = s[what]
         for stat in ("mean", "sd", "min", "median", "max"):
             if stat in sp:

@@ -3,7 +3,8 @@
 A record (one per match, see simulate.play_match) carries `match`, `seed`, `seats` (the deck
 key, "A" or "B", sitting in each seat), `starter` (the seat that took the first turn),
 `outcome` (win | draw | turn_limit | loop_limit | error), `winner` (deck key or None),
-`reason`, `turns`, `decisions` and `lead_changes`.
+`reason`, `turns`, `decisions` (asked), `unasked` (windows and priorities that closed or passed
+without asking: the player had nothing but pass) and `lead_changes`.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def summarize(records: list[dict], names: dict[str, str]) -> dict:
                          "advantage_ci95": [first_wins["ci95"][0] - 0.5, first_wins["ci95"][1] - 0.5]},
         "turns": spread([r["turns"] for r in done]),
         "decisions": spread([r["decisions"] for r in done]),
+        "unasked": spread([r["unasked"] for r in done if "unasked" in r]),  # (older runs: none)
         "lead_changes": {**spread(lead), "games_with_a_change": rate(sum(x > 0 for x in lead), len(lead))},
         "reasons": dict(Counter(reason_key(r["reason"]) for r in done).most_common()),
         "errors": {"count": len(errors), "seeds": [r["seed"] for r in errors],

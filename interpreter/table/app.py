@@ -50,12 +50,16 @@ class Room:
                     raise TableError("this table cannot start a new game")
                 self.table = await run_in_threadpool(old.restart)
                 self.table.tokens = old.tokens
+                self.table.stops = old.stops  # (the humans' settings go on: asked as before)
+                await run_in_threadpool(self.table.advance)
             elif message.get("concede"):
                 self.table.concede(player)
             elif "option" in message:
                 await run_in_threadpool(self.table.choose, player, message["option"])
+            elif "stop" in message:
+                await run_in_threadpool(self.table.set_stops, player, message["stop"])
             else:
-                raise TableError("send {option: N}, {concede: true} or {new: true}")
+                raise TableError("send {option: N}, {stop: WHEN}, {concede: true} or {new: true}")
             await self._broadcast()
             return self.view(token)
 

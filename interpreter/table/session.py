@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.agents import make_agent
+from interpreter.agents.basic import ALWAYS, RESPOND, auto_pass, check_stops, is_human, parse_stops
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
 from interpreter.engine import observe
@@ -39,8 +40,13 @@ class Table:
         """records: what happened before (a log's lines); taken: how many of the state's own
         log records they already hold."""
         self.game, self.g, self.restart, self.seed = game, g, restart, seed
-        self.agents = [None if a == HUMAN else make_agent(a, seed * 1000 + i)
+        steps = [ph.name for ph in game.ruleset.phases]
+        check_stops(agents, steps)
+        self.agents = [None if is_human(a) else make_agent(a, seed * 1000 + i)
                        for i, a in enumerate(agents)]
+        # a human seat's stops: at which priority windows it is asked (agents/basic.auto_pass)
+        self.stops = [parse_stops(a.partition(":")[2], steps) if is_human(a) and ":" in a else ALWAYS
+                      for a in agents]
         humans = [p for p, a in enumerate(self.agents) if a is None]
         if not humans:
             raise TcgError("the table needs a human seat: e.g. --agents human,greedy")
@@ -95,6 +101,19 @@ class Table:
         self._decided(player, index)
         self.advance()
 
+    def set_stops(self, player: int, text: Any) -> None:
+        """A human seat says at which priority windows it wants to be asked (parse_stops'
+        words); a window it no longer stops at is passed at once."""
+        if player not in self.humans:
+            raise TableError(f"P{player + 1} is not a human seat")
+        if type(text) is not str:
+            raise TableError("send {stop: WHEN} with WHEN a text such as 'respond'")
+        try:
+            self.stops[player] = parse_stops(text, [ph.name for ph in self.game.ruleset.phases])
+        except TcgError as e:
+            raise TableError(str(e)) from None
+        self.advance()
+
     def concede(self, player: int) -> None:
         if self.g.result is None:
             d = self.g.decision
@@ -106,10 +125,24 @@ class Table:
         """Let the agents play until a human decides or the match ends."""
         self._collect()
         g = self.g
-        while g.result is None and self.agents[g.decision.player] is not None:
-            self._decided(g.decision.player, decide(self.agents[g.decision.player], g,
-                                                    g.decision.player)[0])
+        while g.result is None:
+            player = g.decision.player
+            agent = self.agents[player]
+            if agent is not None:
+                self._decided(player, decide(agent, g, player)[0])
+                continue
+            passing = self._auto_pass(player)  # (the table's choice: recorded as any answer)
+            if passing is None:
+                break
+            self._decided(player, passing)
         self.version += 1
+
+    def _auto_pass(self, player: int) -> int | None:
+        stops = self.stops[player]
+        if stops == ALWAYS:
+            return None
+        obs = self.g.observation(player)
+        return auto_pass(stops, obs, obs.get("options", ()))
 
     def _decided(self, player: int, index: int) -> None:
         d = self.g.decision
@@ -144,8 +177,18 @@ class Table:
     def view(self, player: int) -> dict:
         g = self.g
         mine = g.decision is not None and g.decision.player == player
-        return views.page(self.game, g.observation(player), option_cards(g, player) if mine else [],
+        view = views.page(self.game, g.observation(player), option_cards(g, player) if mine else [],
                           self.lines[player], result(g), mode="play")
+        if g.game.ruleset.timing == "priority" and player in self.humans:
+            view["stop"] = stops_text(self.stops[player])
+        return view
+
+
+def stops_text(stops: frozenset[str]) -> str:
+    """Stops as parse_stops reads them back (`respond` for stack+own-turn)."""
+    if stops == RESPOND:
+        return "respond"
+    return "+".join(sorted(stops))
 
 
 def option_cards(g: GameState, viewer: int | None) -> list[int | None]:

@@ -68,6 +68,7 @@ function render(view) {
   drawLog(view);
   drawResult(view);
   $("controls").hidden = view.mode !== "play";
+  drawStops(view);
   if (view.mode === "replay") drawReplayBar(view);
 }
 
@@ -289,8 +290,20 @@ function startReplay() {
   loadStep("step=0");
 }
 
+// A human's auto-pass setting (timing: priority only): shown as the server has it.
+function drawStops(view) {
+  $("stops").hidden = view.stop === undefined;
+  if (view.stop === undefined) return;
+  const select = $("stop");
+  if (![...select.options].some((o) => o.value === view.stop)) {
+    select.append(el("option", {value: view.stop}, view.stop));  // (given to tcg serve: respond+blockers)
+  }
+  select.value = view.stop;
+}
+
 // ---------- playing ----------
 function startPlay() {
+  $("stop").onchange = () => send({stop: $("stop").value});
   $("concede").onclick = () => { if (confirm("Concede this match?")) send({concede: true}); };
   $("newgame").onclick = () => send({new: true});
   const scheme = location.protocol === "https:" ? "wss" : "ws";
