@@ -150,3 +150,15 @@ def test_tcg_check_knows_the_labels_of_zones_players_and_modes(tmp_path: Path):
     assert re.findall(r"error\[(\w+)\]: (.*)", out.stdout) == [
         ("DECISION", "no option of this game can contain 'draw a crad'")], out.stdout
     assert "did you mean 'draw a card'?" in out.stdout
+
+
+def test_a_phase_procedure_prompt_names_its_phase(tmp_path: Path):
+    """A `choose` in a phase's `do` with no prompt of its own names the phase, as a verb's names
+    the verb (not the ruleset's `turn` key)."""
+    ruleset = RULESET.read_text(encoding="utf-8").replace(
+        'do: "draw(you); change(you, mana, 3 - you.mana)"',
+        'do: "choose player p from players; draw(p); change(you, mana, 3 - you.mana)"')
+    game = load_game(str(_copy(tmp_path, ruleset, CARDS.read_text(encoding="utf-8"))))
+    g = build_state(game, {"turn_player": "P1", "phase": "draw",
+                           "zones": {"deck@P1": ["兵", "兵"], "deck@P2": ["兵"]}}, 0)
+    assert _question(g) == ("draw: choose player p from players", ["P1", "P2"])

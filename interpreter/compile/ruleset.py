@@ -249,12 +249,19 @@ class RulesetBuilder:
 
     def _compile_body(self, at: tuple, tree: A.Body | None, head: tuple, tail: tuple,
                       bound: Iterable[str]) -> tuple:
-        self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
-            else str(at[0])
+        self.compiler.context = self._context(at)
         if tree is None:
             return (*head, *tail)
         with self.compiler.exprs.binding(bound):
             return self.compiler.body(tree, head, tail)
+
+    def _context(self, at: tuple) -> str:
+        """What a prompt of the body at `at` names: its verb, action or phase, else its key."""
+        if len(at) > 1 and at[0] in ("verbs", "actions"):
+            return str(at[1])
+        if len(at) > 1 and at[0] == "turn":
+            return str(self.raw["turn"][at[1]].get("phase", f"phase{at[1]}"))
+        return str(at[0])
 
     def body_in(self, reader: TextReader, at: tuple) -> tuple:
         """Compile a body from another file (a card set) with this ruleset's names."""
