@@ -205,7 +205,20 @@ class RulesetBuilder:
                 counts = {}
             cards = tuple(card for card, n in counts.items() for _ in range(n))
             out.append(PoolDef(str(name), str(zone), cards, str(d.get("ref", ""))))
+        if out:
+            self._check_pool_ability_zones()
         return tuple(out)
+
+    def _check_pool_ability_zones(self) -> None:
+        """A pool's cards are no player's while they sit in shared zones: an ability working
+        there would run with no `you`, so with pools no shared zone is an ability zone."""
+        for i, zone in enumerate(self.raw.get("ability_zones") or ()):
+            if self.names.zones.get(zone):
+                self.diags.append(self.doc.diag(
+                    ("ability_zones", i), "POOL-ABILITY-ZONE",
+                    f"{zone!r} is shared and this ruleset has pools: a pool's card there would "
+                    "have working abilities and no controller", "take it out of ability_zones: "
+                    "a pool's card works once a player's zone takes it"))
 
     def _check_card_stats(self) -> None:
         """`card_stats` (what per-card statistics count as drawn and played) names a zone
