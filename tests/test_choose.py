@@ -13,6 +13,7 @@ import pytest
 
 from interpreter.engine import picks
 from interpreter.engine.observe import observation
+from interpreter.engine.state import ZoneRef
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
 
@@ -107,8 +108,14 @@ def _check(tmp_path: Path, effect: str) -> list[tuple[int, int, str, str]]:
 
 
 @pytest.mark.parametrize("effect, at, code, message", [
-    ("choose zone z from hand(you) where cost > 1; move(self, z)", "hand(you) where", "TYPE",
+    ("choose zone z from top(deck(you)); move(self, z)", "top(deck", "TYPE",
      "'choose zone' picks from zones(...) or a zone; got cards"),
+    ("choose zone z from zones(left(you), right(you)) where count(it); move(self, z)",
+     "count(it);", "TYPE", "a 'where' condition must be true or false, got a number"),
+    ("choose zone z from hand(you) where cost > 1; move(self, z)", "cost", "UNKNOWN-NAME",
+     "'cost' is a card property; say whose"),
+    ("choose player p from players where it.power > 1; draw(p)", "it.power", "TYPE",
+     "'.power' reads a card; got a player"),
     ("choose zone z from zones(left(you), right(you)); draw(you, z)", "z)", "TYPE",
      "'n' of 'draw' must be a number, got a zone"),
     ('choose number x from 1 to "many"; draw(you, x)', '"many"', "TYPE",
@@ -150,3 +157,31 @@ def test_tcg_check_knows_the_labels_of_zones_players_and_modes(tmp_path: Path):
     assert re.findall(r"error\[(\w+)\]: (.*)", out.stdout) == [
         ("DECISION", "no option of this game can contain 'draw a crad'")], out.stdout
     assert "did you mean 'draw a card'?" in out.stdout
+
+
+def test_a_phase_procedure_prompt_names_its_phase(tmp_path: Path):
+    """A `choose` in a phase's `do` with no prompt of its own names the phase, as a verb's names
+    the verb (not the ruleset's `turn` key)."""
+    ruleset = RULESET.read_text(encoding="utf-8").replace(
+        'do: "draw(you); change(you, mana, 3 - you.mana)"',
+        'do: "choose player p from players; draw(p); change(you, mana, 3 - you.mana)"')
+    game = load_game(str(_copy(tmp_path, ruleset, CARDS.read_text(encoding="utf-8"))))
+    g = build_state(game, {"turn_player": "P1", "phase": "draw",
+                           "zones": {"deck@P1": ["兵", "兵"], "deck@P2": ["兵"]}}, 0)
+    assert _question(g) == ("draw: choose player p from players", ["P1", "P2"])
+
+
+@pytest.mark.parametrize("p2_life, options", [(5, ["P1", "P2"]), (10, None)])
+def test_a_where_narrows_the_players_offered(tmp_path: Path, p2_life: int, options):
+    """`players where it.life < 10`: only the players it holds for are offered (one left:
+    it is taken without a question)."""
+    cards = CARDS.read_text(encoding="utf-8").replace(
+        "from players as", "from players where it.life < 10 as")
+    g = _state({"hand@P1": ["指名"], "deck@P1": ["兵", "兵"], "deck@P2": ["兵", "兵"]},
+               _copy(tmp_path, RULESET.read_text(encoding="utf-8"), cards))
+    g.res[0]["life"], g.res[1]["life"] = 5, p2_life
+    _answer(g, "cast 指名")
+    if options:
+        assert _question(g) == ("who draws 2?", options)
+    else:
+        assert len(g.zones[ZoneRef("hand", 0)]) == 2 and len(g.zones[ZoneRef("hand", 1)]) == 0

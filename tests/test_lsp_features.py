@@ -95,6 +95,29 @@ def test_hover_on_a_rulesets_top_level_key_quotes_the_reference(ws):
     assert "docs/LANGUAGE.md 1.2 Ruleset" in shown and "`stack` or `queue`" in shown
 
 
+def test_the_choice_forms_and_the_board_and_pool_words_are_offered(ws):
+    """issue 27's choice forms (keywords), primitives and functions in effect text, and a
+    card's `position` among the members."""
+    everything = _labels(ws, CARD.format("activate: |"))
+    assert {"choose zone", "choose number", "choose player", "choose one", 'as "..."', "transform",
+            "detach", "copy", "left", "right", "adjacent", "zones"} <= everything
+    assert "position" in _labels(ws, CARD.format("when summon where card == self: card.|"))
+    assert "lane" in _labels(ws, CARD.format(
+        "activate: choose zone lane from zones(battle(you), mana(you)); |"))
+
+
+@pytest.mark.parametrize("word, row", [
+    ("adjacent", "the cards next to a card in its zone"),
+    ("position", "its place in its zone, from 1"),
+])
+def test_hover_on_a_board_word_quotes_its_reference_row(ws, word, row):
+    text = CARD.format("static: (battle(you) where position == 1 or it in adjacent(self)).power += 1")
+    line, col = 4, text.splitlines()[4].index(word) + 1
+    path = str(ROOT / "unsaved.yaml")
+    ws.set_buffer(path, text)
+    assert row in hover.hover(ws, path, text, line, col)
+
+
 def test_hover_on_a_property_shows_its_declaration(ws):
     text = CARD.format("static: (battle(you)).power += 1")
     line, col = 4, text.splitlines()[4].index("power") + 1

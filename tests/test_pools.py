@@ -100,6 +100,16 @@ def test_a_pool_must_deal_into_a_shared_zone(game_dir: Path):
     assert "shared: true" in r.stdout
 
 
+def test_with_pools_a_shared_zone_is_no_ability_zone(game_dir: Path):
+    """A Goblin in the market would trigger with no controller (an internal error in play
+    before): `tcg check` refuses the ruleset where the zone is listed."""
+    ruleset = game_dir / "rulesets" / "pools.yaml"
+    line = edit(ruleset, "ability_zones: [play]", "ability_zones: [play, market]")
+    r = tcg("check", "rulesets/pools.yaml", cwd=game_dir)
+    assert r.returncode == 1 and diagnostics(r.stdout) == [("pools.yaml", line, 23,
+                                                            "POOL-ABILITY-ZONE")], r.stdout
+
+
 def test_a_token_named_like_a_card_is_refused(game_dir: Path):
     ruleset = game_dir / "rulesets" / "pools.yaml"
     line = edit(ruleset, "  Imp:\n", "  Copper: {}\n  Imp:\n")

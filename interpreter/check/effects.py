@@ -177,11 +177,30 @@ class EffectChecker(Walker):
     @_stmt.on(A.ChooseValue)
     def _choose_value(self, s: A.ChooseValue) -> None:
         wanted, message = _CHOICE_SOURCES[s.kind]
-        self._want(s.source, wanted, message)
+        source = s.source
+        if isinstance(source, A.Filter) and s.high is None:  # options narrowed: `it` is each
+            self._options_where(source, s.kind)
+            source = source.source
+        self._want(source, wanted, message)
         self._want(s.high, wanted, message)
         self._want(s.by, {"player"}, f"'choose {s.kind} ... by' needs a player")
         self._prompt(s.prompt)  # (asked before the name is bound)
         self.scope[s.name] = s.kind
+
+    def _options_where(self, f: A.Filter, kind: str) -> None:
+        """`where` on the zones or players a choice picks from: the condition reads each
+        option as `it` (or the filter's name), a value of the choice's type."""
+        names = ("it", f.name) if f.name else ("it",)
+        outer = {n: self.scope.get(n, ...) for n in names}
+        self.scope.update(dict.fromkeys(names, kind))
+        t = self._expr(f.cond, False)
+        for n, was in outer.items():
+            if was is ...:
+                del self.scope[n]
+            else:
+                self.scope[n] = was
+        if not _fits(t, {"bool"}):
+            self._add(f.cond.span, "TYPE", f"a 'where' condition must be true or false, got {_a(t)}")
 
     @_stmt.on(A.ChooseMode)
     def _choose_mode(self, s: A.ChooseMode) -> None:

@@ -345,10 +345,8 @@ def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool,
             if not any_kind and node.kind not in kinds:
                 continue
             if cond is not None:
-                saved, ctx.node = ctx.node, node
-                ok = cond(ctx)
-                ctx.node = saved
-                if not ok:
+                node = _holding(cond, ctx, node)
+                if node is None:
                     continue
             where = _where(node)
             if not every:
@@ -357,6 +355,19 @@ def _matcher(kinds: set[str], cond: Callable | None, on_abilities: bool,
             found.append((node, where) if nodes else where)
         return found if every else False
     return match
+
+
+def _holding(cond: Callable, ctx: Ctx, node: Any) -> Any:
+    """The node, or the first of its variants (one per value of the zone and player choices
+    it reads), for which `cond` holds; None when it holds for none."""
+    saved = ctx.node
+    try:
+        for ctx.node in F.variants(node) if isinstance(node, F.Effect) else (node,):
+            if cond(ctx):
+                return ctx.node
+        return None
+    finally:
+        ctx.node = saved
 
 
 def _per_target(node: Any, by: str) -> tuple[Any, float]:

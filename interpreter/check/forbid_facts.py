@@ -15,7 +15,8 @@ whether the text says `draw`, `to_hand` or `move`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from itertools import islice, product
 from typing import Any
 
 from interpreter.compile.names import FUNCTIONS, Names
@@ -198,7 +199,8 @@ class _Effects(Walker):
 
     @stmt.on(A.ChooseValue)
     def _choose_value(self, s: A.ChooseValue, mult: float, scope: dict) -> None:
-        # a chosen number is at most the range's top; a zone or a player is not known
+        # a chosen number is at most the range's top; a zone or a player is any of its
+        # options (see `variants`)
         scope[s.name] = ("let", s.high) if s.high is not None else ("choose", s)
 
     @stmt.on(A.ChooseMode)
@@ -281,6 +283,69 @@ class _Effects(Walker):
         origin = self.origin or effect
         effect.span = origin.span
         origin.does.append(effect)
+
+
+# ---------- a zone or player choice: each value it can take ----------
+MAX_VARIANTS = 64  # more combinations of choices than this: the first ones are looked at
+
+
+def variants(effect: Effect) -> list[Effect]:
+    """The effect once for each combination of values its zone and player choices can take
+    (itself when it reads none): a query holds for the effect when it holds for one of them,
+    so a rule keeper's entry is not sidestepped by letting the player choose."""
+    if "variants" not in effect.memo:
+        choices = list(_choices(effect.scope, {}, set()).values())
+        out = [effect]
+        if choices:
+            out = [replace(effect, scope=_assigned(effect.scope, dict(zip(map(id, choices), picked,
+                                                                              strict=True)), {}),
+                           memo={})
+                   for picked in islice(product(*map(_options, choices)), MAX_VARIANTS)]
+        effect.memo["variants"] = out
+    return effect.memo["variants"]
+
+
+def _choices(scope: dict, out: dict[int, A.ChooseValue], seen: set[int]) -> dict:
+    """The zone and player choices a scope reads, through the callers' scopes of verbs."""
+    if id(scope) in seen:
+        return out
+    seen.add(id(scope))
+    for how, node, *outer in scope.values():
+        if how == "choose" and isinstance(node, A.ChooseValue):
+            out[id(node)] = node
+        if outer:
+            _choices(outer[0], out, seen)
+    return out
+
+
+def _options(choice: A.ChooseValue) -> list[Any]:
+    """What a choice can pick, as expressions: the zones of `zones(...)`, both players of
+    `players` (words as a query reads them), else its one source (a `where` only narrows)."""
+    source = choice.source
+    while isinstance(source, A.Filter):
+        source = source.source
+    if isinstance(source, A.Call) and source.name == "zones":
+        return [a.value for a in source.args]
+    if isinstance(source, A.Name) and source.id in ("players", "turn_order"):
+        return [A.Name(source.span, "you"), A.Name(source.span, "opponent")]
+    return [source]
+
+
+def _assigned(scope: dict, picked: dict[int, Any], done: dict[int, dict]) -> dict:
+    """The scope with each choice in `picked` bound to its picked value (read where the
+    choice was made); other entries stay the same objects (loops are told apart by them)."""
+    if id(scope) in done:
+        return done[id(scope)]
+    out: dict = {}
+    done[id(scope)] = out
+    for name, entry in scope.items():
+        how, node, *outer = entry
+        if how == "choose" and id(node) in picked:
+            entry = ("arg", picked[id(node)], scope)
+        elif outer:
+            entry = (how, node, _assigned(outer[0], picked, done))
+        out[name] = entry
+    return out
 
 
 # ---------- what an expression tells (never by running it) ----------

@@ -75,8 +75,8 @@ class ScenarioChecker:
                 self._add((*at, "counters", counter), "UNKNOWN-NAME",
                           f"unknown counter {counter!r}",
                           self._suggest(str(counter), self.rules.counters, "counters"), key=True)
-        if "owner" in entry:
-            self._player((*at, "owner"), entry["owner"])
+        if "owner" in entry and entry["owner"] != "none":
+            self._player((*at, "owner"), entry["owner"], also="or none (a pool's card)")
         if "attached_to" in entry:
             self._place((*at, "attached_to"), entry["attached_to"])
 

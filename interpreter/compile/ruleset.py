@@ -10,7 +10,7 @@ from interpreter.compile.exprs import _Generator, modified_source
 from interpreter.compile.names import ENGINE_EVENTS, ruleset_names
 from interpreter.compile.stmts import StmtCompiler
 from interpreter.compile.straight import InlineVerb, inline_verb
-from interpreter.compile.texts import TextReader, get_at, parse_text
+from interpreter.compile.texts import TextReader, parse_text
 from interpreter.diagnostics import Diagnostic, did_you_mean
 from interpreter.engine import instructions as I
 from interpreter.engine import priority as P
@@ -209,7 +209,20 @@ class RulesetBuilder:
                 counts = {}
             cards = tuple(card for card, n in counts.items() for _ in range(n))
             out.append(PoolDef(str(name), str(zone), cards, str(d.get("ref", ""))))
+        if out:
+            self._check_pool_ability_zones()
         return tuple(out)
+
+    def _check_pool_ability_zones(self) -> None:
+        """A pool's cards are no player's while they sit in shared zones: an ability working
+        there would run with no `you`, so with pools no shared zone is an ability zone."""
+        for i, zone in enumerate(self.raw.get("ability_zones") or ()):
+            if self.names.zones.get(zone):
+                self.diags.append(self.doc.diag(
+                    ("ability_zones", i), "POOL-ABILITY-ZONE",
+                    f"{zone!r} is shared and this ruleset has pools: a pool's card there would "
+                    "have working abilities and no controller", "take it out of ability_zones: "
+                    "a pool's card works once a player's zone takes it"))
 
     def _check_card_stats(self) -> None:
         """`card_stats` (what per-card statistics count as drawn and played) names a zone
@@ -253,19 +266,19 @@ class RulesetBuilder:
 
     def _compile_body(self, at: tuple, tree: A.Body | None, head: tuple, tail: tuple,
                       bound: Iterable[str]) -> tuple:
-        self.compiler.context = str(at[1]) if len(at) > 1 and at[0] in ("verbs", "actions") \
-            else str(at[0])
+        self.compiler.context = self._context(at)
         if tree is None:
             return (*head, *tail)
         with self.compiler.exprs.binding(bound):
             return self.compiler.body(tree, head, tail)
 
-    def body_in(self, reader: TextReader, at: tuple, scope: dict[str, str] | None = None) -> tuple:
-        """Compile a body from another file (a card set) with this ruleset's names (and
-        `scope`'s: a card's targets)."""
-        self.compiler.context = str(get_at(reader.doc.data, (*at[:2], "name")))
-        tree = reader.read(at, "body", scope or frozenset())
-        return () if tree is None else self.compiler.body(tree)
+    def _context(self, at: tuple) -> str:
+        """What a prompt of the body at `at` names: its verb, action or phase, else its key."""
+        if len(at) > 1 and at[0] in ("verbs", "actions"):
+            return str(at[1])
+        if len(at) > 1 and at[0] == "turn":
+            return str(self.raw["turn"][at[1]].get("phase", f"phase{at[1]}"))
+        return str(at[0])
 
     def _expr(self, at: tuple, scope: set[str], kind: str = "cond", trees: list | None = None):
         """The compiled expression at `at` (None when it did not check); its tree goes into

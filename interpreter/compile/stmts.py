@@ -7,6 +7,7 @@ the VM goes on when a verb the run calls leaves code to run first (a replacement
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.check.effects import PROMPT_TYPES
@@ -197,20 +198,25 @@ class StmtCompiler(Walker):
 
     @stmt.on(A.ChooseValue)
     def _choose_value(self, s: A.ChooseValue, code: list) -> None:
-        source = self.exprs.compile(s.source)
-        if s.high is not None:
-            high = self.exprs.compile(s.high)
-
-            def options(g: GameState, env: dict) -> tuple:
-                return picks.numbers(source(g, env), high(g, env))
-        else:
-            pick = picks.zones if s.kind == "zone" else picks.players
-
-            def options(g: GameState, env: dict) -> tuple:
-                return pick(source(g, env))
         by = self.exprs.compile(s.by) if s.by else None
         prompt = self._prompt(s.prompt, self._where() + describe((s,)))
-        code.append(I.ChooseValue(s.name, options, by, prompt))
+        code.append(I.ChooseValue(s.name, self._value_options(s), by, prompt))
+
+    def _value_options(self, s: A.ChooseValue) -> Callable[[GameState, dict], tuple]:
+        """The options of a `choose number|zone|player`, made when it is asked."""
+        if s.high is not None:
+            low, high = self.exprs.compile(s.source), self.exprs.compile(s.high)
+            return lambda g, env: picks.numbers(low(g, env), high(g, env))
+        pick = picks.zones if s.kind == "zone" else picks.players
+        if not isinstance(s.source, A.Filter):
+            source = self.exprs.compile(s.source)
+            return lambda g, env: pick(source(g, env))
+        # `zones(...) where count(it) < 2`: the options for which the condition holds
+        f = s.source
+        values, keeps = self.exprs.compile(f.source), self.exprs.compile(f.cond)
+        names = ("it", f.name) if f.name else ("it",)
+        return lambda g, env: tuple(o for o in pick(values(g, env))
+                                    if keeps(g, {**env, **dict.fromkeys(names, o.value)}))
 
     @stmt.on(A.ChooseMode)
     def _choose_mode(self, s: A.ChooseMode, code: list) -> None:

@@ -351,8 +351,11 @@ if mods and name in mods:
         g.zone_of.extend([zone] * n)
         g.flags.extend([0] * n)
         g.face.extend([self.ruleset.zones[zone.name].face == "up"] * n)
-        # (None only for a pool's cards, until a player's zone takes them: GameState's lists
-        # are typed for the cards players own, which is every card an effect runs for)
+        # None only for a pool's cards, until a player's zone takes them. GameState keeps the
+        # lists typed `list[int]` on purpose: they type the cards whose abilities run, and with
+        # pools no shared zone is an ability zone (POOL-ABILITY-ZONE); every reader that builds
+        # an ability's env (vm, actions, triggers) relies on that, and `int | None` would push
+        # a None check into those hot paths.
         g.owner.extend([owner] * n)  # type: ignore[list-item]
         g.controller.extend([owner] * n)  # type: ignore[list-item]
         g.stamp.extend([0] * n)

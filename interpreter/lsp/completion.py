@@ -20,7 +20,7 @@ Kind = types.CompletionItemKind
 KEYWORDS = ("if", "else", "for each", "in", "choose", "up to", "from", "by", "let", "may", "repeat",
             "where", "as", "and", "or", "not", "settle", "simultaneously", "until end of turn",
             "when", "at", "activate", "cost", "static", "instead", "cannot", "can", "true", "false",
-            "none")
+            "none", "choose zone", "choose number", "choose player", "choose one")
 CARD_KEYS = ("name", "text", "abilities", "effect", "condition")
 _BOUND = [re.compile(p) for p in (r"\blet\s+(\w+)", r"\bchoose\s+(?:up\s+to\s+)?\S+\s+(\w+)\s+from\b",
                                   r"\bfor\s+each\s+(\w+)\s+in\b", r"\bas\s+(\w+)\s+where\b")]
@@ -127,10 +127,14 @@ def effect_items(ws: Workspace, rid: str | None, names: Names, before: str,
              *(_item(v, Kind.Variable, "variable") for v in sorted(_in_scope(names, before, keys))),
              *(_item(k, Kind.Keyword, "keyword") for k in KEYWORDS),
              *(_card(n, insert=f"「{n}」") for n in ws.cards_named(rid))]
-    items.append(types.CompletionItem(label="「」", kind=Kind.Snippet, detail="a text (a card name)",
-                                      insert_text="「$1」",
-                                      insert_text_format=types.InsertTextFormat.Snippet))
+    items += [types.CompletionItem(label=label, kind=Kind.Snippet, detail=detail, insert_text=insert,
+                                   insert_text_format=types.InsertTextFormat.Snippet)
+              for label, detail, insert in _SNIPPETS]
     return items
+
+
+_SNIPPETS = (("「」", "a text (a card name)", "「$1」"),
+             ('as "..."', "a choice's question: {name} shows a variable", 'as "$1"'))
 
 
 def _in_scope(names: Names, before: str, keys: tuple[str, ...]) -> set[str]:

@@ -15,8 +15,8 @@ from interpreter.lsp.workspace import Workspace
 
 LANGUAGE_MD = files.ROOT / "docs" / "LANGUAGE.md"
 # the reference sections whose tables have one row per name: in effect text, and for a
-# ruleset's top-level keys
-EFFECT_SECTIONS = ("2.5 Functions", "2.6 Primitives", "2.7 Events")
+# ruleset's top-level keys (2.4 last: its members, `position`, after any function of that name)
+EFFECT_SECTIONS = ("2.5 Functions", "2.6 Primitives", "2.7 Events", "2.4 Expressions")
 KEY_SECTIONS = ("1.2 Ruleset",)
 # ruleset declarations a name can come from, and what to call them
 DECLARATIONS = {"verbs": "verb", "actions": "action", "properties": "property", "states": "state",

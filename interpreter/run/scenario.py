@@ -103,7 +103,7 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
     d = game.cards.get(name) or game.tokens.get(name)
     if d is None:
         raise TcgError(f"unknown card {name!r}")
-    owner = ref.owner if ref.owner >= 0 else _player(entry.get("owner", "P1"), game.ruleset.players)
+    owner = ref.owner if ref.owner >= 0 else _shared_owner(entry.get("owner", "P1"), game)
     cid = game.new_card(g, d, owner, ref)
     g.zones[ref].append(cid)
     if "face" in entry:
@@ -113,6 +113,11 @@ def _place(g: GameState, ref: ZoneRef, entry: dict) -> int:
     for counter, n in (entry.get("counters") or {}).items():
         g.counters[(cid, counter)] = n
     return cid
+
+
+def _shared_owner(text: Any, game: Game) -> int | None:
+    """The owner of a card placed in a shared zone: a player, or `none` for a pool's card."""
+    return None if text == "none" else _player(text, game.ruleset.players)
 
 
 def _phase_pc(game: Game, phase: str | None) -> int:
