@@ -242,6 +242,23 @@ def test_export_writes_a_scenario_tcg_test_runs(tmp_path, ruleset):
     assert t.g.result is not None or t.g.decision.player == 0
 
 
+def test_export_keeps_who_owns_the_cards_of_a_shared_zone(tmp_path):
+    """A moment of the pools toy game (a market dealt from a pool: cards owned by no player)
+    exported as a scenario writes `owner: none` for them, and `tcg test` runs it."""
+    pools = str(ROOT / "tests" / "rulesets" / "pools.yaml")
+    log = tmp_path / "pools.jsonl"
+    with open(log, "w", encoding="utf-8") as out:
+        play(MatchSetup(pools, [], 2, ["random", "random"], 10), out)
+    replay = Replay(log)
+    text = TestClient(Server(replay=replay).app).get(f"/api/export?step={replay.steps // 2}").text
+    assert "owner: none" in text
+    path = tmp_path / "exported.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", "test", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "1 passed, 0 failed" in done.stdout, done.stdout + done.stderr
+
+
 def test_an_uploaded_log_opens_in_the_viewer(tmp_path):
     client = TestClient(Server().app)
     assert client.get("/api/replay?step=0").status_code == 400

@@ -53,6 +53,9 @@ def _state(game: Game, g: GameState) -> dict:
 
 def _entry(game: Game, g: GameState, c: int, where: dict[int, str]) -> str | dict:
     entry: dict[str, Any] = {"card": g.defs[c].name}
+    owner = g.owner[c]
+    if g.zone_of[c].owner < 0 and owner != 0:  # a shared zone's card: P1's unless it says
+        entry["owner"] = "none" if owner is None else f"P{owner + 1}"
     states = [s for s in game.ruleset.states if g.has_state(c, s)]
     if states:
         entry["states"] = states
