@@ -123,6 +123,25 @@ cards:
     assert "bad.yaml:8:31: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
 
 
+def test_bad_ability_targeting_is_reported_where_it_is_written(tmp_path: Path):
+    """An ability's `targeting` is checked as a spell's: its filters, the names its text uses,
+    and only abilities that go on the stack may declare targets."""
+    cards = """ruleset: priority
+cards:
+  - name: Zap
+    kind: creature
+    abilities:
+      - text: "activate: hurt(t, 1); hurt(v, 1)"
+        targeting: [{name: t, cards: "battlefeld(you)"}]
+      - text: "static: self.power += 1"
+        targeting: [{name: t, cards: "battlefield(you)"}]
+"""
+    out = _check(tmp_path, Path(RULESET).read_text(encoding="utf-8"), cards)
+    assert "bad.yaml:7:39: error[UNKNOWN-FUNCTION]" in out and "'battlefield'?" in out, out
+    assert "bad.yaml:6:43: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
+    assert "bad.yaml:9:20: error[TARGET]: a static ability does not go on the stack" in out, out
+
+
 def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
     text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
     out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")

@@ -63,6 +63,7 @@ class AbilityDef:
     modifiers: tuple = ()  # static: (target_fn, prop, op, value_fn)
     text: str = ""
     zones: frozenset[str] | None = None  # where it works (None: the ruleset's ability_zones)
+    targets: tuple[TargetDef, ...] = ()  # chosen as it goes on the stack (timing: priority)
 
 
 @dataclass(frozen=True)
