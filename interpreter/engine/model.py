@@ -68,15 +68,18 @@ class AbilityDef:
 
 @dataclass(frozen=True)
 class TargetDef:
-    """A target a card's spell declares (timing: priority): a card among `cards` (an
-    expression, `you` its controller), bound to `name`, or a player for whom `players` holds
-    (`player` bound), bound to `as_player` (`name` when the target is never a card)."""
+    """A target a card's spell or ability declares (timing: priority): a card among `cards`
+    (an expression, `you` its controller), bound to `name`, or a player for whom `players`
+    holds (`player` bound), bound to `as_player` (`name` when the target is never a card); or
+    an activated or triggered ability on the stack whose source `abilities` holds for (`card`
+    bound), its source bound to `name`."""
 
     name: str
     cards: ExprFn | None = None
     players: ExprFn | None = None
     prompt: str = ""
     as_player: str = ""
+    abilities: ExprFn | None = None
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ An object on `g.stack` is a tuple `(kind, card, controller, data)`:
 
 `targets` holds `(name, value, stamp)` per declared target: a card and its `g.stamp` when
 chosen (a card whose stamp changed since has changed zones: a new object, no longer the
-target), or a player `("player", p)` and None. Every value is immutable, so a clone copies the
-stack as a list.
+target), a player `("player", p)` and None, or an ability on the stack `(source, index,
+controller, object)` (the shape of a triggered ability's option) and None. Every value is
+immutable, so a clone copies the stack as a list.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
 from interpreter.engine.stack import AWAITING, TARGETS, push_object
 from interpreter.engine.state import Frame, GameState
 from interpreter.engine.timing import inline_settle, needs_settling
+
+OBJECTS = "#objects"  # (in a resolving body's env: the abilities it targets, for counter)
 
 
 class Priority(Instr):
@@ -262,10 +265,17 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                distinct: bool = True) -> list:
     """The legal choices for a target now, its filters seeing the targets declared before it
     (`bound`): cards (`distinct`: one per class of interchangeable ones, as a choice offers
-    them), then players (`("player", p)`)."""
+    them), then players (`("player", p)`), or abilities on the stack, top first."""
     env = vm.effect_env(g, card, player)
     env.update(bound)
     out: list = []
+    if td.abilities is not None:
+        for obj in reversed(g.stack):
+            env["card"] = obj[1]
+            choice = (obj[1], obj[3][1], obj[2], obj)  # (its data's [1]: the ability's index)
+            if obj[0] != "spell" and td.abilities(g, env) and choice not in out:
+                out.append(choice)
+        return out
     if td.cards is not None:
         cards = vm.as_cards(g, td.cards(g, env))
         out += vm.distinct_cards(g, cards, player) if distinct else cards
@@ -336,17 +346,25 @@ def still_legal(g: GameState, tds: tuple[TargetDef, ...], card: int, controller:
     no player (see bind)."""
     chosen = {**fields, **bound_by(tds, targets)}
     out: dict = {}
+    objects = []
     for td, (_name, value, stamp) in zip(tds, targets, strict=True):
         legal = value is not None \
             and value in candidates(g, td, card, controller, chosen, False) \
             and (type(value) is not int or g.stamp[value] == stamp)
         out.update(bind(td, value if legal else None))
+        if legal and td.abilities is not None:
+            objects.append(value[3])
+    if objects:  # (the objects themselves, for counter: their names are their sources)
+        out[OBJECTS] = tuple(objects)
     return out
 
 
 def bind(td: TargetDef, value: Any) -> dict:
     """The names a target's choice binds: its card to `name` (else no card, `()`), its player
-    to `as_player` (else None); a target that may be either binds both."""
+    to `as_player` (else None); a target that may be either binds both. An ability's binds
+    its source to `name`."""
+    if td.abilities is not None:
+        return {td.name: value[0] if type(value) is tuple else ()}
     out: dict = {}
     if td.cards is not None:
         out[td.name] = value if type(value) is int else ()
@@ -357,12 +375,33 @@ def bind(td: TargetDef, value: Any) -> dict:
 
 def counter(g: GameState, env: dict, card: Any) -> None:
     """The spells of these cards leave the stack without resolving (where the card goes is
-    the ruleset's: its verb moves it)."""
+    the ruleset's: its verb moves it), and so do the abilities of these cards that the
+    resolving object targets (a target declared with `abilities`)."""
     gone = set(vm.as_cards(g, card))
     kept = [o for o in g.stack if not (o[0] == "spell" and o[1] in gone)]
-    if len(kept) == len(g.stack):
+    spells = len(kept) < len(g.stack)
+    abilities = [o for o in targeted_objects(g, env) if o[1] in gone and o in kept]
+    for obj in abilities:
+        kept.remove(obj)  # (one of identical objects: they are interchangeable)
+    if not (spells or abilities):
         return
     g.stack = kept
     g.version += 1
     if g.log is not None:
-        g.log.append({"e": "countered", "cards": [g.game.show(g, "card", c) for c in sorted(gone)]})
+        if spells:
+            g.log.append({"e": "countered",
+                          "cards": [g.game.show(g, "card", c) for c in sorted(gone)]})
+        for obj in abilities:
+            g.log.append({"e": "countered", "object": obj[0],
+                          "card": g.game.show(g, "card", obj[1])})
+
+
+def targeted_objects(g: GameState, env: dict) -> tuple:
+    """The abilities on the stack the resolving object targets (still legal): kept in its
+    body's env, which a verb called from it does not see, so looked up down the frames."""
+    if OBJECTS in env:
+        return env[OBJECTS]
+    for f in reversed(g.frames):
+        if OBJECTS in f.env:
+            return f.env[OBJECTS]
+    return ()
