@@ -229,3 +229,25 @@ def test_abilities_with_targets_and_their_counters_play_alike_on_both_paths():
         seen |= {e for e in ('"e": "no_target"', '"object": "ability"', '"e": "fizzled"',
                              '"e": "countered", "object"') if e in logs[0]}
     assert len(seen) == 4, seen
+
+
+def test_every_seat_sees_what_an_ability_on_the_stack_targets():
+    """An activated or triggered ability's targets are public, as a spell's: both seats'
+    observations list them with the object."""
+    game = load_game(RULESET)
+    decks_dir = ROOT / "tests" / "cards" / "priority" / "decks"
+    decks = [d.sections for d in resolve_decks(game, RULESET, [str(decks_dir / "red.yaml"),
+                                                                str(decks_dir / "green.yaml")])]
+    kinds = set()
+    for seed in range(20):
+        g = game.new_state(decks, seed, log=False)
+        rng = random.Random(seed)
+        while g.result is None and g.decision is not None:
+            top = g.stack[-1] if g.stack else None
+            if top is not None and top[0] != "spell" and g.defs[top[1]].abilities[top[3][1]].targets \
+                    and not (top[0] == "trigger" and g.decision.kind == "target"):
+                views = [observation(g, p)["stack"][0] for p in (0, 1)]
+                assert views[0]["targets"] == views[1]["targets"] and views[0]["targets"], views
+                kinds.add(top[0])
+            vm.answer(g, rng.choice(g.decision.options))
+    assert kinds == {"ability", "trigger"}, kinds

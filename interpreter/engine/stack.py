@@ -30,6 +30,17 @@ def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
             push_object(g, ("trigger", cid, controller, trig))
 
 
+def targets_of(obj: tuple) -> tuple:
+    """The targets an object on the stack holds, `(name, value, stamp)` each (see
+    engine/priority.py): a spell's or an activated ability's, or a triggered ability's once
+    chosen."""
+    kind, _card, _controller, data = obj
+    if kind != "trigger":
+        return data[2]
+    fields = data[3]
+    return (fields[-1][1] or ()) if fields and fields[-1][0] == TARGETS else ()
+
+
 def push_object(g: GameState, obj: tuple) -> None:
     """`obj` goes on top of the stack (see engine/priority.py for its shape)."""
     g.stack.append(obj)
