@@ -265,15 +265,18 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                distinct: bool = True) -> list:
     """The legal choices for a target now, its filters seeing the targets declared before it
     (`bound`): cards (`distinct`: one per class of interchangeable ones, as a choice offers
-    them), then players (`("player", p)`), or abilities on the stack, top first."""
+    them), then players (`("player", p)`), or abilities on the stack, top first: not a
+    triggered ability still to choose its own (itself, or one put on the stack after it)."""
     env = vm.effect_env(g, card, player)
     env.update(bound)
     out: list = []
     if td.abilities is not None:
         for obj in reversed(g.stack):
+            if obj[0] == "spell" or obj[0] == "trigger" and obj[3][3][-1:] == (AWAITING,):
+                continue
             env["card"] = obj[1]
             choice = (obj[1], obj[3][1], obj[2], obj)  # (its data's [1]: the ability's index)
-            if obj[0] != "spell" and td.abilities(g, env) and choice not in out:
+            if td.abilities(g, env) and choice not in out:
                 out.append(choice)
         return out
     if td.cards is not None:
