@@ -123,6 +123,28 @@ cards:
     assert "bad.yaml:8:31: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
 
 
+def test_bad_ability_targeting_is_reported_where_it_is_written(tmp_path: Path):
+    """An ability's `targeting` is checked as a spell's: its filters, the names its text uses,
+    and only abilities that go on the stack may declare targets."""
+    cards = """ruleset: priority
+cards:
+  - name: Zap
+    kind: creature
+    abilities:
+      - text: "activate: hurt(t, 1); hurt(v, 1)"
+        targeting: [{name: t, cards: "battlefeld(you)"}]
+      - text: "static: self.power += 1"
+        targeting: [{name: t, cards: "battlefield(you)"}]
+      - text: "activate: counter(s)"
+        targeting: [{name: s, abilities: "card.kind == creatur", cards: "stack"}]
+"""
+    out = _check(tmp_path, Path(RULESET).read_text(encoding="utf-8"), cards)
+    assert "bad.yaml:7:39: error[UNKNOWN-FUNCTION]" in out and "'battlefield'?" in out, out
+    assert "bad.yaml:6:43: error[UNKNOWN-NAME]: unknown name 'v'" in out, out
+    assert "bad.yaml:9:20: error[TARGET]: a static ability does not go on the stack" in out, out
+    assert "bad.yaml:11:" in out and "an ability on the stack: it cannot be a card" in out, out
+
+
 def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
     text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
     out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
@@ -182,3 +204,50 @@ def test_an_ability_of_a_hidden_card_on_the_stack_stays_hidden():
         assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
         assert theirs["card"] == {"hidden": True} and set(theirs) == {"object", "controller", "card"}
         assert theirs["controller"] == mine["controller"] == f"P{2 - obj}"
+
+
+def test_abilities_with_targets_and_their_counters_play_alike_on_both_paths():
+    """Random matches of a deck of targeting abilities and Stifles (tests/cards/priority/decks/
+    red.yaml) against the others end by the rules and log alike on both paths; between them
+    they activate abilities with targets, stack triggers with targets and counter abilities."""
+    import io
+
+    from interpreter.run.match import MatchSetup, play
+
+    decks = ROOT / "tests" / "cards" / "priority" / "decks"
+    seen: set[str] = set()
+    for seed in range(12):
+        other = decks / ("blue.yaml" if seed % 2 else "green.yaml")
+        setup = MatchSetup(RULESET, [str(decks / "red.yaml"), str(other)], seed, ["random", "random"])
+        logs = []
+        for reference in (False, True):
+            out = io.StringIO()
+            g = play(setup, out, reference=reference)
+            assert "loop limit" not in g.result.reason and "program ended" not in g.result.reason
+            logs.append(out.getvalue())
+        assert logs[0] == logs[1], seed
+        seen |= {e for e in ('"e": "no_target"', '"object": "ability"', '"e": "fizzled"',
+                             '"e": "countered", "object"') if e in logs[0]}
+    assert len(seen) == 4, seen
+
+
+def test_every_seat_sees_what_an_ability_on_the_stack_targets():
+    """An activated or triggered ability's targets are public, as a spell's: both seats'
+    observations list them with the object."""
+    game = load_game(RULESET)
+    decks_dir = ROOT / "tests" / "cards" / "priority" / "decks"
+    decks = [d.sections for d in resolve_decks(game, RULESET, [str(decks_dir / "red.yaml"),
+                                                                str(decks_dir / "green.yaml")])]
+    kinds = set()
+    for seed in range(20):
+        g = game.new_state(decks, seed, log=False)
+        rng = random.Random(seed)
+        while g.result is None and g.decision is not None:
+            top = g.stack[-1] if g.stack else None
+            if top is not None and top[0] != "spell" and g.defs[top[1]].abilities[top[3][1]].targets \
+                    and not (top[0] == "trigger" and g.decision.kind == "target"):
+                views = [observation(g, p)["stack"][0] for p in (0, 1)]
+                assert views[0]["targets"] == views[1]["targets"] and views[0]["targets"], views
+                kinds.add(top[0])
+            vm.answer(g, rng.choice(g.decision.options))
+    assert kinds == {"ability", "trigger"}, kinds

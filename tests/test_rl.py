@@ -204,3 +204,60 @@ def test_a_missing_extra_or_a_bad_opponent_is_a_clear_error(monkeypatch):
     monkeypatch.undo()
     with pytest.raises(interpreter.TcgError, match="agent"):
         rl.gym_env("ucb", opponent="nobody")
+
+
+PRIORITY = str(RULESETS / "priority.yaml")
+
+
+def test_a_ruleset_with_priority_gets_environments_that_see_the_stack():
+    """Under `timing: priority` the observation holds the stack, top first (kind, controller
+    seat, source card); the environments pass the checks; every number and id has a name."""
+    api_test(rl.aec_env(PRIORITY), num_cycles=300)
+    check_env(rl.gym_env(PRIORITY), skip_render_check=True)
+    env = rl.aec_env(PRIORITY)
+    table, layout = env.table, env.table.layout
+    names = layout.feature_names()
+    assert len(names) == layout.size and len(set(names)) == len(names)
+    seen = 0
+    for seed in range(6):
+        table.start(seed)
+        for _legal in random_steps(table, random.Random(seed), 3000):
+            g = table.state
+            if not g.stack:
+                continue
+            player = g.current_player
+            features = dict(zip(names, table.observe(player)["observation"], strict=True))
+            assert features["on_stack"] == len(g.stack)
+            top_kind, top_card, top_controller = g.stack[-1][:3]
+            assert features[f"on_stack[0].{top_kind}"] == 1
+            seat = "you" if top_controller == player else "opponent"
+            assert features[f"on_stack[0].controller={seat}"] == 1
+            assert features[f"on_stack[0].card={g.defs[top_card].name}"] == 1  # (public)
+            seen += 1
+    assert seen > 10, seen
+    ucb = rl.aec_env("ucb").table.layout
+    assert not [n for n in ucb.feature_names() if n.startswith("on_stack")]  # (no priority: none)
+
+
+def test_an_observation_of_the_stack_shows_only_what_its_seat_may_see():
+    """With objects on the stack, dealing again what the seat cannot see changes nothing in
+    its observation."""
+    env = rl.aec_env(PRIORITY)
+    table = env.table
+    for seed in range(40):
+        table.start(seed)
+        rng = random.Random(seed)
+        for _ in random_steps(table, rng, 400):
+            if table.state.stack:
+                break
+        if table.state.stack and not table.state.is_over:
+            break
+    real = table.state
+    assert real.stack
+    player = real.current_player
+    seen = table.observe(player)
+    table.state = real.determinize(player, random.Random(7))
+    table._seen = {}
+    world = table.observe(player)
+    assert np.array_equal(seen["observation"], world["observation"])
+    assert np.array_equal(seen["action_mask"], world["action_mask"])

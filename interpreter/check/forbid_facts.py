@@ -79,9 +79,10 @@ def read_card(raw: dict, at: tuple, names: Names, defaults: dict[str, Any]) -> C
     props = {**defaults, **{k: v for k, v in raw.items() if k in names.properties}}
     card = Card(str(raw.get("name", "")), props, at)
     for j, text in enumerate(raw.get("abilities") or ()):
-        tree = _parsed("ability", text)
+        place = (*at, "abilities", j, *(("text",) if isinstance(text, dict) else ()))
+        tree = _parsed("ability", text.get("text") if isinstance(text, dict) else text)
         if tree is not None:
-            card.abilities.append(_ability(tree, (*at, "abilities", j), card, names))
+            card.abilities.append(_ability(tree, place, card, names))
     if isinstance(raw.get("effect"), str):
         body = _parsed("body", raw["effect"])
         if body is not None:

@@ -125,11 +125,23 @@ class CardBuilder(Walker):
                                                    f"'{key}' must be true or false"))
 
     def ability(self, at: tuple, card: str) -> AbilityDef | None:
+        """The ability at `at`: its text, or a mapping of its `text` and its `targeting`
+        (the targets it declares as it goes on the stack, names its text may use)."""
         self.rb.compiler.context = card
-        tree = self.texts.read(at, "ability")
+        entry = get_at(self.doc.data, at)
+        spec = entry if isinstance(entry, dict) else {}
+        place = (*at, "text") if spec else at
+        targets = target_defs(self.texts, at, spec)
+        tree = self.texts.read(place, "ability", target_scope(spec))
         if tree is None:
             return None
-        return self._ability(tree, get_at(self.doc.data, at))
+        ability = self._ability(tree, get_at(self.doc.data, place))
+        if targets and ability.kind not in ("trigger", "activated"):
+            self.rb.diags.append(self.doc.diag(
+                (*at, "targeting"), "TARGET",
+                f"a {ability.kind} ability does not go on the stack: it has no targets",
+                "declare targets on triggered (`when ...`) and activated abilities only"))
+        return replace(ability, targets=targets)
 
     # an ability's definition, from its tree and its text
     _ability: Dispatch[AbilityDef] = Dispatch(A.Ability)

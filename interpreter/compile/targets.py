@@ -17,6 +17,9 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
     for i, spec in enumerate(specs):
         place = (*at, "targeting", i)
         earlier = target_scope({"targeting": specs[:i]})  # (a filter sees the targets before it)
+        if spec.get("abilities"):
+            out += ability_target(texts, place, spec, earlier)
+            continue
         cards = texts.read((*place, "cards"), "expr", earlier) if spec.get("cards") else None
         players = texts.read((*place, "players"), "cond", {**earlier, "player": "player"}) \
             if spec.get("players") else None
@@ -24,7 +27,8 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
             if not (spec.get("cards") or spec.get("players")):
                 texts.diags.append(texts.doc.diag(
                     place, "TARGET", f"target {spec.get('name')!r} can be nothing",
-                    "give it `cards` (an expression), `players` (a condition on `player`), or both"))
+                    "give it `cards` (an expression), `players` (a condition on `player`), "
+                    "both, or `abilities` (a condition on `card`)"))
             continue
         out.append(TargetDef(str(spec["name"]),
                              None if cards is None else compile_expr(cards),
@@ -34,13 +38,30 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
     return tuple(out)
 
 
+def ability_target(texts: TextReader, place: tuple, spec: dict,
+                   earlier: dict[str, str]) -> list[TargetDef]:
+    """A target that is an activated or triggered ability on the stack: `abilities` is a
+    condition on its source, `card` (an object on the stack is never a card or a player too)."""
+    if spec.get("cards") or spec.get("players"):
+        texts.diags.append(texts.doc.diag(
+            (*place, "abilities"), "TARGET",
+            f"target {spec.get('name')!r} is an ability on the stack: it cannot be a card or "
+            "a player too", "declare a second target for those"))
+        return []
+    cond = texts.read((*place, "abilities"), "cond", {**earlier, "card": "cards"})
+    if cond is None:
+        return []
+    return [TargetDef(str(spec["name"]), prompt=str(spec.get("prompt", "")),
+                      abilities=texts.compiler.exprs.compile(cond))]
+
+
 def target_scope(card: dict) -> dict[str, str]:
-    """The names a card's effect may use for its targets: cards, a player, or both names of a
-    target that may be either."""
+    """The names a card's effect may use for its targets: cards (an ability's target: its
+    source), a player, or both names of a target that may be either."""
     scope: dict[str, str] = {}
     for t in card.get("targeting") or ():
         if isinstance(t, dict) and "name" in t:
-            if t.get("cards"):
+            if t.get("cards") or t.get("abilities"):
                 scope[str(t["name"])] = "cards"
             if t.get("players"):
                 scope[str(t.get("as_player") or t["name"])] = "player"

@@ -63,19 +63,23 @@ class AbilityDef:
     modifiers: tuple = ()  # static: (target_fn, prop, op, value_fn)
     text: str = ""
     zones: frozenset[str] | None = None  # where it works (None: the ruleset's ability_zones)
+    targets: tuple[TargetDef, ...] = ()  # chosen as it goes on the stack (timing: priority)
 
 
 @dataclass(frozen=True)
 class TargetDef:
-    """A target a card's spell declares (timing: priority): a card among `cards` (an
-    expression, `you` its controller), bound to `name`, or a player for whom `players` holds
-    (`player` bound), bound to `as_player` (`name` when the target is never a card)."""
+    """A target a card's spell or ability declares (timing: priority): a card among `cards`
+    (an expression, `you` its controller), bound to `name`, or a player for whom `players`
+    holds (`player` bound), bound to `as_player` (`name` when the target is never a card); or
+    an activated or triggered ability on the stack whose source `abilities` holds for (`card`
+    bound), its source bound to `name`."""
 
     name: str
     cards: ExprFn | None = None
     players: ExprFn | None = None
     prompt: str = ""
     as_player: str = ""
+    abilities: ExprFn | None = None
 
 
 @dataclass(frozen=True)

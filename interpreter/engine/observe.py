@@ -8,6 +8,7 @@ from typing import Any
 
 from interpreter.engine.actions import DECLINE, PASS
 from interpreter.engine.instructions import DONE
+from interpreter.engine.stack import targets_of
 from interpreter.engine.state import GameState, visible
 
 
@@ -113,10 +114,10 @@ def stack_view(g: GameState, obj: tuple, viewer: int | None) -> dict:
     kind, card, controller, data = obj
     view: dict[str, Any] = {"object": kind, "controller": f"P{controller + 1}",
                             "card": card_view(g, card, viewer)}
-    if kind == "spell":
-        if data[2]:
-            view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in data[2]}
-    elif visible(g, card, viewer):  # (an ability: its index is data[1])
+    targets = targets_of(obj)
+    if targets:
+        view["targets"] = {name: label(g, value, viewer) for name, value, _stamp in targets}
+    if kind != "spell" and visible(g, card, viewer):  # (an ability: its index is data[1])
         view["text"] = g.defs[card].abilities[data[1]].text
     return view
 

@@ -504,5 +504,6 @@ PRIMITIVES: dict[str, Primitive] = {
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
     "counter": Primitive(counter, (P("card", "cards"),),
-                         "these cards' spells leave the stack without resolving (timing: priority)"),
+                         "these cards' spells, and their abilities the resolving object "
+                         "targets, leave the stack without resolving (timing: priority)"),
 }

@@ -7,12 +7,15 @@ An object on `g.stack` is a tuple `(kind, card, controller, data)`:
 - `("ability", card, controller, (action, index, targets))`: such an action taken with an
   activated ability; it resolves as the ability's body;
 - `("trigger", card, controller, trig)`: a triggered ability (`trig` as triggers.pending holds
-  it); it resolves as triggers.push_trigger starts it.
+  it); it resolves as triggers.push_trigger starts it. One whose ability declares targets
+  carries them as the last of its fields, `(TARGETS, targets)`: `AWAITING` (targets None)
+  until its controller chose them, at the next priority (engine/stack.py).
 
 `targets` holds `(name, value, stamp)` per declared target: a card and its `g.stamp` when
 chosen (a card whose stamp changed since has changed zones: a new object, no longer the
-target), or a player `("player", p)` and None. Every value is immutable, so a clone copies the
-stack as a list.
+target), a player `("player", p)` and None, or an ability on the stack `(source, index,
+controller, object)` (the shape of a triggered ability's option) and None. Every value is
+immutable, so a clone copies the stack as a list.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from interpreter.engine import triggers, vm
 from interpreter.engine.actions import DECLINE, start_action, window_of
 from interpreter.engine.instructions import Instr
 from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
-from interpreter.engine.stack import push_object
+from interpreter.engine.stack import AWAITING, TARGETS, push_object
 from interpreter.engine.state import Frame, GameState
 from interpreter.engine.timing import inline_settle, needs_settling
+
+OBJECTS = "#objects"  # (in a resolving body's env: the abilities it targets, for counter)
 
 
 class Priority(Instr):
@@ -47,6 +52,9 @@ class Priority(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        if g.stack and awaiting(g) is not None:
+            g.frames.append(Frame((TriggerTargets(),), {}, "block"))
+            return  # (the triggered abilities just stacked choose their targets first)
         env = f.env
         who = env.get("#who", g.turn_player)
         passes = env.get("#passes", 0)
@@ -102,13 +110,14 @@ class Priority(Instr):
 
 
 def targetable(g: GameState, option: tuple, who: int) -> bool:
-    """An option of a spell whose card declares targets is legal only with a legal choice for
-    each of them (each later target tried with the first legal choice of those before it)."""
+    """An option of a spell or activated ability that declares targets is legal only with a
+    legal choice for each of them (each later target tried with the first legal choice of
+    those before it)."""
     name, card, idx = option
-    if card is None or idx is not None or not g.game.ruleset.actions[name].stack:
+    if card is None or not g.game.ruleset.actions[name].stack:
         return True
     bound: dict = {}
-    for td in g.defs[card].targets:
+    for td in declared(g, card, idx):
         options = candidates(g, td, card, who, bound)
         if not options:
             return False
@@ -116,25 +125,30 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     return True
 
 
+def declared(g: GameState, card: int, idx: int | None) -> tuple[TargetDef, ...]:
+    """The targets an object declares: its card's spell's (`idx` None), or its ability's."""
+    d = g.defs[card]
+    return d.targets if idx is None else d.abilities[idx].targets
+
+
 # ---------- putting objects on the stack ----------
 class ChooseTargets(Instr):
-    """The head of an action with `stack: true`: its controller chooses each target its card
-    declares, in order (nothing asked when only one choice is legal)."""
+    """The head of an action with `stack: true`: its controller chooses each target its card's
+    spell or its activated ability declares, in order, before any cost is paid (nothing
+    asked when only one choice is legal)."""
 
     __slots__ = ()
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
         card = env["card"]
-        declared = () if card is None or "ability" in env else g.defs[card].targets
+        tds = () if card is None else declared(g, card, ability_index(env))
         chosen = env.get("#targets", ())
-        if len(chosen) == len(declared):
+        if len(chosen) == len(tds):
             f.pc += 1
             return
-        td = declared[len(chosen)]
-        bound: dict = {}
-        for earlier, (_name, value, _stamp) in zip(declared, chosen, strict=False):
-            bound.update(bind(earlier, value))
+        td = tds[len(chosen)]
+        bound = bound_by(tds, chosen)
         options = candidates(g, td, card, env["player"], bound)
         if len(options) > 1:
             vm.ask(g, env["player"], "target", tuple(options),
@@ -144,9 +158,84 @@ class ChooseTargets(Instr):
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         env = f.env
-        td = g.defs[env["card"]].targets[len(env.get("#targets", ()))]
-        stamp = g.stamp[option] if type(option) is int else None
-        env["#targets"] = (*env.get("#targets", ()), (td.name, option, stamp))
+        td = declared(g, env["card"], ability_index(env))[len(env.get("#targets", ()))]
+        env["#targets"] = (*env.get("#targets", ()), chosen_target(g, td, option))
+
+
+def ability_index(env: dict) -> int | None:
+    """The activated ability an action is taken with (None: the card's spell)."""
+    return env["ability"][1] if "ability" in env else None
+
+
+def chosen_target(g: GameState, td: TargetDef, option: Any) -> tuple:
+    """A target as an object keeps it: its name, its value, and a card's stamp."""
+    return (td.name, option, g.stamp[option] if type(option) is int else None)
+
+
+def bound_by(tds: tuple[TargetDef, ...], chosen: tuple) -> dict:
+    """The names the targets chosen so far bind (a later target's filters see them)."""
+    bound: dict = {}
+    for td, (_name, value, _stamp) in zip(tds, chosen, strict=False):
+        bound.update(bind(td, value))
+    return bound
+
+
+class TriggerTargets(Instr):
+    """Before a player receives priority, each triggered ability just put on the stack whose
+    ability declares targets has them chosen by its controller, the lowest on the stack
+    first (the turn player's, APNAP). One with a target that has no legal choice is removed
+    from the stack (Magic 603.3d: the `no_target` record)."""
+
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        pos = awaiting(g)
+        if pos is None:
+            f.pc += 1
+            return
+        _kind, card, controller, (_cid, idx, _who, fields) = g.stack[pos]
+        tds = g.defs[card].abilities[idx].targets
+        chosen = f.env.get("#targets", ())
+        if len(chosen) == len(tds):  # chosen: the object keeps them (then the next one)
+            set_trigger_targets(g, pos, chosen)
+            del f.env["#targets"]
+            return
+        td = tds[len(chosen)]
+        options = candidates(g, td, card, controller, {**dict(fields[:-1]), **bound_by(tds, chosen)})
+        if not options:
+            del g.stack[pos]
+            g.version += 1
+            f.env.pop("#targets", None)
+            if g.log is not None:
+                g.log.append({"e": "no_target", "card": g.game.show(g, "card", card),
+                              "player": f"P{controller + 1}"})
+            return
+        if len(options) > 1:
+            vm.ask(g, controller, "target", tuple(options),
+                   f"{g.defs[card].name}: choose a target ({td.prompt or td.name})")
+            return
+        self.resume(g, f, options[0])
+
+    def resume(self, g: GameState, f: Frame, option: Any) -> None:
+        pos = awaiting(g)
+        assert pos is not None  # (the one this asked about is still waiting)
+        _kind, card, _controller, (_cid, idx, _who, _fields) = g.stack[pos]
+        td = g.defs[card].abilities[idx].targets[len(f.env.get("#targets", ()))]
+        f.env["#targets"] = (*f.env.get("#targets", ()), chosen_target(g, td, option))
+
+
+def awaiting(g: GameState) -> int | None:
+    """The place on the stack of the lowest triggered ability still to choose its targets."""
+    for i, obj in enumerate(g.stack):
+        if obj[0] == "trigger" and obj[3][3] and obj[3][3][-1] == AWAITING:
+            return i
+    return None
+
+
+def set_trigger_targets(g: GameState, pos: int, chosen: tuple) -> None:
+    kind, card, controller, (cid, idx, who, fields) = g.stack[pos]
+    g.stack[pos] = (kind, card, controller, (cid, idx, who, (*fields[:-1], (TARGETS, chosen))))
+    g.version += 1
 
 
 class PutOnStack(Instr):
@@ -177,10 +266,20 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                distinct: bool = True) -> list:
     """The legal choices for a target now, its filters seeing the targets declared before it
     (`bound`): cards (`distinct`: one per class of interchangeable ones, as a choice offers
-    them), then players (`("player", p)`)."""
+    them), then players (`("player", p)`), or abilities on the stack, top first: not a
+    triggered ability still to choose its own (itself, or one put on the stack after it)."""
     env = vm.effect_env(g, card, player)
     env.update(bound)
     out: list = []
+    if td.abilities is not None:
+        for obj in reversed(g.stack):
+            if obj[0] == "spell" or obj[0] == "trigger" and obj[3][3][-1:] == (AWAITING,):
+                continue
+            env["card"] = obj[1]
+            choice = (obj[1], obj[3][1], obj[2], obj)  # (its data's [1]: the ability's index)
+            if td.abilities(g, env) and choice not in out:
+                out.append(choice)
+        return out
     if td.cards is not None:
         cards = vm.as_cards(g, td.cards(g, env))
         out += vm.distinct_cards(g, cards, player) if distinct else cards
@@ -204,16 +303,14 @@ def resolve_top(g: GameState) -> None:
         g.log.append({"e": "resolving", "object": kind, "card": g.game.show(g, "card", card),
                       "player": f"P{controller + 1}"})
     if kind == "trigger":
-        triggers.push_trigger(g, data)
+        resolve_trigger(g, data)
         return
     name, idx, targets = data
     adef: ActionDef = g.game.ruleset.actions[name]
-    bound = still_legal(g, card, controller, targets)
+    bound = still_legal(g, declared(g, card, idx), card, controller, targets, {})
     action = vm.effect_env(g, None, controller)
     action.update(player=controller, card=card)
-    if targets and all(v is None or v == () for v in bound.values()):
-        if g.log is not None:
-            g.log.append({"e": "fizzled", "card": g.game.show(g, "card", card)})
+    if targets and fizzles(g, card, bound):
         g.frames.append(Frame(adef.fizzled, action, "effect"))
         return
     g.frames.append(Frame(adef.resolve, action, "effect"))
@@ -223,25 +320,55 @@ def resolve_top(g: GameState) -> None:
     g.frames.append(Frame(body, env, "block"))  # (its end is the resolve code's, below)
 
 
-def still_legal(g: GameState, card: int, controller: int, targets: tuple) -> dict:
+def resolve_trigger(g: GameState, trig: tuple) -> None:
+    """A triggered ability resolves: one with targets as a spell does (it fizzles when all
+    are illegal now; its body sees those still legal, the others bound to nothing)."""
+    cid, idx, controller, fields = trig
+    if fields and fields[-1][0] == TARGETS:
+        events = fields[:-1]
+        bound = still_legal(g, g.defs[cid].abilities[idx].targets, cid, controller,
+                            fields[-1][1], dict(events))
+        if fizzles(g, cid, bound):
+            return
+        trig = (cid, idx, controller, (*events, *bound.items()))
+    triggers.push_trigger(g, trig)
+
+
+def fizzles(g: GameState, card: int, bound: dict) -> bool:
+    """Every target is illegal: the object does nothing (the `fizzled` record)."""
+    if any(v is not None and v != () for v in bound.values()):
+        return False
+    if g.log is not None:
+        g.log.append({"e": "fizzled", "card": g.game.show(g, "card", card)})
+    return True
+
+
+def still_legal(g: GameState, tds: tuple[TargetDef, ...], card: int, controller: int,
+                targets: tuple, fields: dict) -> dict:
     """The names the effect sees for its targets: each bound to its value while legal (its
-    filters seeing the others as chosen), else to no card or no player (see bind)."""
-    declared = g.defs[card].targets
-    chosen: dict = {}
-    for td, (_name, value, _stamp) in zip(declared, targets, strict=True):
-        chosen.update(bind(td, value))
+    filters seeing the others as chosen, and a trigger's event `fields`), else to no card or
+    no player (see bind)."""
+    chosen = {**fields, **bound_by(tds, targets)}
     out: dict = {}
-    for td, (_name, value, stamp) in zip(declared, targets, strict=True):
+    objects = []
+    for td, (_name, value, stamp) in zip(tds, targets, strict=True):
         legal = value is not None \
             and value in candidates(g, td, card, controller, chosen, False) \
             and (type(value) is not int or g.stamp[value] == stamp)
         out.update(bind(td, value if legal else None))
+        if legal and td.abilities is not None:
+            objects.append(value[3])
+    if objects:  # (the objects themselves, for counter: their names are their sources)
+        out[OBJECTS] = tuple(objects)
     return out
 
 
 def bind(td: TargetDef, value: Any) -> dict:
     """The names a target's choice binds: its card to `name` (else no card, `()`), its player
-    to `as_player` (else None); a target that may be either binds both."""
+    to `as_player` (else None); a target that may be either binds both. An ability's binds
+    its source to `name`."""
+    if td.abilities is not None:
+        return {td.name: value[0] if type(value) is tuple else ()}
     out: dict = {}
     if td.cards is not None:
         out[td.name] = value if type(value) is int else ()
@@ -252,12 +379,33 @@ def bind(td: TargetDef, value: Any) -> dict:
 
 def counter(g: GameState, env: dict, card: Any) -> None:
     """The spells of these cards leave the stack without resolving (where the card goes is
-    the ruleset's: its verb moves it)."""
+    the ruleset's: its verb moves it), and so do the abilities of these cards that the
+    resolving object targets (a target declared with `abilities`)."""
     gone = set(vm.as_cards(g, card))
     kept = [o for o in g.stack if not (o[0] == "spell" and o[1] in gone)]
-    if len(kept) == len(g.stack):
+    spells = len(kept) < len(g.stack)
+    abilities = [o for o in targeted_objects(g, env) if o[1] in gone and o in kept]
+    for obj in abilities:
+        kept.remove(obj)  # (one of identical objects: they are interchangeable)
+    if not (spells or abilities):
         return
     g.stack = kept
     g.version += 1
     if g.log is not None:
-        g.log.append({"e": "countered", "cards": [g.game.show(g, "card", c) for c in sorted(gone)]})
+        if spells:
+            g.log.append({"e": "countered",
+                          "cards": [g.game.show(g, "card", c) for c in sorted(gone)]})
+        for obj in abilities:
+            g.log.append({"e": "countered", "object": obj[0],
+                          "card": g.game.show(g, "card", obj[1])})
+
+
+def targeted_objects(g: GameState, env: dict) -> tuple:
+    """The abilities on the stack the resolving object targets (still legal): kept in its
+    body's env, which a verb called from it does not see, so looked up down the frames."""
+    if OBJECTS in env:
+        return env[OBJECTS]
+    for f in reversed(g.frames):
+        if OBJECTS in f.env:
+            return f.env[OBJECTS]
+    return ()

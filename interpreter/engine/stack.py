@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from interpreter.engine.state import GameState
 
+# A triggered ability whose ability declares targets carries them as its last field (TARGETS,
+# targets); until its controller chose them, at the next priority, they are AWAITING.
+TARGETS = "#targets"
+AWAITING = (TARGETS, None)
+
 
 def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
     """An ordered batch of triggered abilities (engine/ordering.py: one player's group after
@@ -19,7 +24,21 @@ def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
             groups.append([trig])
     for group in groups:
         for trig in reversed(group):
-            push_object(g, ("trigger", trig[0], trig[2], trig))
+            cid, idx, controller, fields = trig
+            if g.defs[cid].abilities[idx].targets:
+                trig = (cid, idx, controller, (*fields, AWAITING))
+            push_object(g, ("trigger", cid, controller, trig))
+
+
+def targets_of(obj: tuple) -> tuple:
+    """The targets an object on the stack holds, `(name, value, stamp)` each (see
+    engine/priority.py): a spell's or an activated ability's, or a triggered ability's once
+    chosen."""
+    kind, _card, _controller, data = obj
+    if kind != "trigger":
+        return data[2]
+    fields = data[3]
+    return (fields[-1][1] or ()) if fields and fields[-1][0] == TARGETS else ()
 
 
 def push_object(g: GameState, obj: tuple) -> None:

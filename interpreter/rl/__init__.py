@@ -29,7 +29,7 @@ RulesetLike = str | Path | Game
 def aec_env(ruleset: RulesetLike, decks: Sequence | None = None, *,
             render_mode: str | None = None, **opts: Any) -> TcgAECEnv:
     """A PettingZoo AECEnv of `ruleset` (a bundled id, a ruleset path or a Game). `decks`:
-    deck files or sections per seat (None: the bundled decks). `opts`: slots, choices (the
+    deck files or sections per seat (None: the bundled decks). `opts`: slots, choices, stack (the
     layout), turns (the turn limit), shaping (the heuristic's weight in rewards)."""
     _need("pettingzoo", "gymnasium")
     from interpreter.rl.aec import TcgAECEnv

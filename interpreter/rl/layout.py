@@ -12,7 +12,11 @@ Observation: a float32 vector, the concatenation of
   states, counters]; cards past the last slot are only counted;
 - per zone and seat, how many cards it holds (every zone, hidden ones too);
 - per resource and seat, its value; a one-hot of the phase; the turn; whether it is the
-  looking seat's turn.
+  looking seat's turn;
+- under `timing: priority`, the stack: how many objects it holds, then the top `stack` of
+  them, top first, each [present, kind one-hot (spell, ability, trigger), its controller's
+  seat one-hot, hidden, one-hot printed card of its source over the pool] (an object whose
+  card the seat may not see shows only its kind and controller, as the observation does).
 Every number is clipped to +-LIMIT. It is built from `state.observation(player)`: only what
 that player may see.
 
@@ -40,6 +44,8 @@ from interpreter.engine.state import Action
 LIMIT = 1e6  # every number of an observation is clipped to +-LIMIT (the space's bounds)
 DEFAULT_SLOTS = 10
 DEFAULT_CHOICES = 16
+DEFAULT_STACK = 8
+OBJECTS = ("spell", "ability", "trigger")  # the kinds of objects on the stack
 ANSWERS = ("pass", "done", "yes", "no")  # ids 0-3
 
 
@@ -66,7 +72,8 @@ def _seat_word(seat: int) -> str:
 class Layout:
     """The encoding of one ruleset's observations and actions (see the module's text)."""
 
-    def __init__(self, game: Game, slots: int = DEFAULT_SLOTS, choices: int = DEFAULT_CHOICES) -> None:
+    def __init__(self, game: Game, slots: int = DEFAULT_SLOTS, choices: int = DEFAULT_CHOICES,
+                 stack: int = DEFAULT_STACK) -> None:
         rs = game.ruleset
         self.players = rs.players
         seats = range(rs.players)
@@ -98,7 +105,12 @@ class Layout:
         # where the phase's one-hot starts (then the turn and whose turn it is)
         self.phase_at = self.positions * self.card_width + len(self.zones) \
             + len(self.resources) * rs.players
-        self.size = self.phase_at + len(self.phases) + 2
+        # the stack's block last (only a ruleset with priority has one)
+        self.stack_at = self.phase_at + len(self.phases) + 2
+        self.stack_slots = stack if rs.timing == "priority" else 0
+        self.object_width = 1 + len(OBJECTS) + rs.players + 1 + len(self.cards)
+        self.size = self.stack_at + (1 + self.stack_slots * self.object_width
+                                     if self.stack_slots else 0)
         self._actions(game, choices)
 
     def _actions(self, game: Game, choices: int) -> None:
@@ -146,7 +158,27 @@ class Layout:
         at += len(self.phases)
         out[at] = view["turn"]
         out[at + 1] = view["turn_player"] == view["you"]
+        if self.stack_slots:
+            self._stack(out, view.get("stack", ()), viewer)
         return np.clip(out, -LIMIT, LIMIT, out=out), positions
+
+    def _stack(self, out: np.ndarray, objects: list[dict], viewer: int) -> None:
+        at = self.stack_at
+        out[at] = len(objects)
+        at += 1
+        seats = self.players
+        for obj in objects[:self.stack_slots]:  # (top first, as the observation lists them)
+            out[at] = 1
+            out[at + 1 + OBJECTS.index(obj["object"])] = 1
+            controller = int(obj["controller"][1:]) - 1
+            out[at + 1 + len(OBJECTS) + (controller - viewer) % seats] = 1
+            card = obj["card"]
+            if card.get("hidden"):
+                out[at + 1 + len(OBJECTS) + seats] = 1
+            name = self.cards.get(card.get("name"))
+            if name is not None:
+                out[at + 2 + len(OBJECTS) + seats + name] = 1
+            at += self.object_width
 
     def _card(self, out: np.ndarray, at: int, card: dict) -> None:
         out[at] = 1
@@ -245,6 +277,10 @@ class Layout:
         names += [f"count {z.words()}" for z in self.zones]
         names += [f"{r}({_seat_word(s)})" for s in range(self.players) for r in self.resources]
         names += [f"phase={p}" for p in self.phases] + ["turn", "your_turn"]
+        if self.stack_slots:
+            obj = ["present", *OBJECTS, *(f"controller={_seat_word(s)}" for s in range(self.players)),
+                   "hidden", *(f"card={n}" for n in self.cards)]
+            names += ["on_stack"] + [f"on_stack[{i}].{f}" for i in range(self.stack_slots) for f in obj]
         return names
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import Action, GameState
-from interpreter.rl.layout import DEFAULT_CHOICES, DEFAULT_SLOTS, Layout, mask_of
+from interpreter.rl.layout import DEFAULT_CHOICES, DEFAULT_SLOTS, DEFAULT_STACK, Layout, mask_of
 
 
 def load(ruleset: str | Path | Game) -> Game:
@@ -40,10 +40,11 @@ class Table:
 
     def __init__(self, ruleset: str | Path | Game, decks: Sequence | None = None, *,
                  slots: int = DEFAULT_SLOTS, choices: int = DEFAULT_CHOICES,
-                 turns: int | None = None, shaping: float = 0.0) -> None:
+                 stack: int = DEFAULT_STACK, turns: int | None = None,
+                 shaping: float = 0.0) -> None:
         self.game = load(ruleset)
         self.decks = deck_sections(self.game, decks)
-        self.layout = Layout(self.game, slots, choices)
+        self.layout = Layout(self.game, slots, choices, stack)
         self.turns, self.shaping = turns, shaping
         self.state: GameState | None = None
         self._seen: dict[int, tuple] = {}  # player -> (decisions, observation, ids -> actions)
