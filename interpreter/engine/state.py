@@ -66,7 +66,14 @@ class Decision(tuple):
 
     __slots__ = ()
     _fields = _Fields._fields
-    player, kind, options, prompt = _Fields.player, _Fields.kind, _Fields.options, _Fields.prompt
+    player, kind, options = _Fields.player, _Fields.kind, _Fields.options
+
+    @property
+    def prompt(self) -> str:
+        """The question in words. A prompt that names variables is made when first read
+        (a LatePrompt: most decisions of a simulation are never put in words)."""
+        p = self[3]
+        return p if type(p) is str else p.text()
 
     def __repr__(self) -> str:
         return "Decision" + repr(_Fields(*self))[len("_Fields"):]
