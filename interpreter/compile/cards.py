@@ -160,7 +160,7 @@ class CardBuilder(Walker):
     def _activated(self, tree: A.Activated, text: str) -> AbilityDef:
         c = self.rb.compiler
         return AbilityDef("activated", "", self._cond(tree.cond), c.body(tree.cost),
-                          c.body(tree.cost + tree.body), text=text)
+                          c.body(tree.cost + tree.body), text=text, effect=c.body(tree.body))
 
     @_ability.on(A.Static)
     def _static(self, tree: A.Static, text: str) -> AbilityDef:

@@ -59,11 +59,12 @@ class AbilityDef:
     key: str  # trigger event / verb / action name
     cond: ExprFn | None
     cost: Code
-    body: Code
+    body: Code  # an activated ability's: its cost, then its effect (as `resolve(ability)` runs)
     modifiers: tuple = ()  # static: (target_fn, prop, op, value_fn)
     text: str = ""
     zones: frozenset[str] | None = None  # where it works (None: the ruleset's ability_zones)
     targets: tuple[TargetDef, ...] = ()  # chosen as it goes on the stack (timing: priority)
+    effect: Code = ()  # an activated ability's body without its cost: on a stack, paid before
 
 
 @dataclass(frozen=True)

@@ -314,7 +314,8 @@ def resolve_top(g: GameState) -> None:
         g.frames.append(Frame(adef.fizzled, action, "effect"))
         return
     g.frames.append(Frame(adef.resolve, action, "effect"))
-    body = g.defs[card].effect if idx is None else g.defs[card].abilities[idx].body
+    # (an ability's cost was paid as it went on the stack: PutOnStack)
+    body = g.defs[card].effect if idx is None else g.defs[card].abilities[idx].effect
     env = vm.effect_env(g, card, controller)
     env.update(bound)
     g.frames.append(Frame(body, env, "block"))  # (its end is the resolve code's, below)
