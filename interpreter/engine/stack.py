@@ -12,22 +12,15 @@ AWAITING = (TARGETS, None)
 
 
 def stack_triggers(g: GameState, ordered: list[tuple]) -> None:
-    """An ordered batch of triggered abilities (engine/ordering.py: one player's group after
-    another, the turn player's first) goes onto the stack group by group, so the last player's
-    are on top and resolve first (APNAP); within a group the ability its controller ordered
-    first is put on last, to resolve first."""
-    groups: list[list[tuple]] = []
-    for trig in ordered:
-        if groups and groups[-1][0][2] == trig[2]:
-            groups[-1].append(trig)
-        else:
-            groups.append([trig])
-    for group in groups:
-        for trig in reversed(group):
-            cid, idx, controller, fields = trig
-            if g.defs[cid].abilities[idx].targets:
-                trig = (cid, idx, controller, (*fields, AWAITING))
-            push_object(g, ("trigger", cid, controller, trig))
+    """An ordered batch of triggered abilities goes onto the stack: the batch is in the order
+    they resolve (engine/ordering.py, by the ruleset's `triggers: {order}` policy, as in every
+    model), so the first is put on last, on top. Magic's APNAP is `order: apnap`: the turn
+    player's resolve last, so they are put on first, at the bottom."""
+    for trig in reversed(ordered):
+        cid, idx, controller, fields = trig
+        if g.defs[cid].abilities[idx].targets:
+            trig = (cid, idx, controller, (*fields, AWAITING))
+        push_object(g, ("trigger", cid, controller, trig))
 
 
 def targets_of(obj: tuple) -> tuple:
