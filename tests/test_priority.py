@@ -151,6 +151,23 @@ def test_a_stack_action_without_priority_is_reported(tmp_path: Path):
     assert "error[STACK]: `stack: true` needs the ruleset's `timing: priority`" in out, out
 
 
+def test_targeting_without_priority_is_reported(tmp_path: Path):
+    """Targets are chosen as an object goes on the stack: a card declaring them in a ruleset
+    without priority would never be asked (its target bound to nothing, the spell silently
+    doing nothing), so `tcg check` says so at the key."""
+    text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "")
+    cards = """ruleset: priority
+cards:
+  - name: Zap
+    kind: instant
+    targeting: [{name: t, cards: "battlefield(opponent)"}]
+    effect: "hurt(t, 1)"
+"""
+    out = _check(tmp_path, text, cards)
+    assert "bad.yaml:5:5: error[TARGET]: targets are chosen as an object goes on the stack" \
+        in out, out
+
+
 def test_the_documented_example_game_checks_and_plays(tmp_path: Path):
     """LANGUAGE.md's complete example of `timing: priority` (a ruleset and its cards) checks
     clean, and random matches of it end by its rules."""

@@ -88,7 +88,7 @@ class CardBuilder(Walker):
                        modifies=frozenset(self.rb.compiler.modified),
                        printed=printed_values(props, self.rb._properties().values()),
                        text=str(card.get("text") or ""),
-                       targets=target_defs(self.texts, at, card))
+                       targets=self._targets(at, card))
 
     def _effect(self, at: tuple, card: str, scope: dict[str, str]) -> tuple:
         """The card's own effect (`run(card)`), compiled with the ruleset's names and `scope`'s
@@ -131,7 +131,7 @@ class CardBuilder(Walker):
         entry = get_at(self.doc.data, at)
         spec = entry if isinstance(entry, dict) else {}
         place = (*at, "text") if spec else at
-        targets = target_defs(self.texts, at, spec)
+        targets = self._targets(at, spec)
         tree = self.texts.read(place, "ability", target_scope(spec))
         if tree is None:
             return None
@@ -142,6 +142,18 @@ class CardBuilder(Walker):
                 f"a {ability.kind} ability does not go on the stack: it has no targets",
                 "declare targets on triggered (`when ...`) and activated abilities only"))
         return replace(ability, targets=targets)
+
+    def _targets(self, at: tuple, spec: dict) -> tuple:
+        """The targets a card's spell or an ability declares at `at` (`targeting`): they are
+        chosen as its object goes on the stack, so only under `timing: priority`."""
+        if spec.get("targeting") and self.rb.raw.get("timing") != "priority":
+            self.rb.diags.append(self.doc.key_diag(
+                (*at, "targeting"), "TARGET",
+                "targets are chosen as an object goes on the stack, and this ruleset has none "
+                "(its `timing` is not `priority`): this `targeting` would never be asked",
+                "add `timing: priority` to the ruleset, or choose in the effect itself "
+                "(`choose 1 t from ... ; ...`)"))
+        return target_defs(self.texts, at, spec)
 
     # an ability's definition, from its tree and its text
     _ability: Dispatch[AbilityDef] = Dispatch(A.Ability)
