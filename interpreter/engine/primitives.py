@@ -432,10 +432,16 @@ def cancel(g: GameState, env: dict) -> None:
 
 
 def cancel_triggers(g: GameState, env: dict, card: Any) -> None:
-    """Triggered abilities of these cards that are waiting will not resolve."""
+    """Triggered abilities of these cards that are waiting will not resolve: those not yet
+    ordered or queued, and those on the stack (timing: priority)."""
     gone = set(vm.as_cards(g, card))
     g.pending = [t for t in g.pending if t[0] not in gone]
     g.queue = [t for t in g.queue if t[0] not in gone]
+    if g.stack:
+        kept = [o for o in g.stack if o[0] != "trigger" or o[1] not in gone]
+        if len(kept) != len(g.stack):
+            g.stack = kept
+            g.version += 1
 
 
 def resolve(g: GameState, env: dict, ability: Any) -> None:
@@ -499,7 +505,8 @@ PRIMITIVES: dict[str, Primitive] = {
                        "let a player take an action (or one of a window's) now, or pass"),
     "cancel": Primitive(cancel, (), "abandon the running action: it does not count as done"),
     "cancel_triggers": Primitive(cancel_triggers, (P("card", "cards"),),
-                                 "waiting triggered abilities of these cards will not resolve"),
+                                 "waiting triggered abilities of these cards (on the stack too) "
+                                 "will not resolve"),
     "resolve": Primitive(resolve, (P("ability", "ability"),),
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
