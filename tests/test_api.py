@@ -148,3 +148,15 @@ def test_apply_takes_an_index_numpy_or_not_and_refuses_a_truth_value():
     state.concede(0)
     with pytest.raises(interpreter.IllegalAction, match="the game is over"):
         state.apply(0)
+
+
+def test_a_player_is_an_index_or_its_name():
+    """The API takes a player as the docs and logs write it ("P2") or as an index; anything
+    else is a TcgError saying what a player is, not a TypeError from deep inside."""
+    game = interpreter.load_game("ucb")
+    state = game.new_state(interpreter.default_decks(game), 1)
+    assert state.observation("P2") == state.observation(1)
+    assert state.resource("P1", "life") == state.resource(0, "life")
+    for bad in ("P3", "2", 2, -1, None):
+        with pytest.raises(interpreter.TcgError, match=r"no player .*'P1' to 'P2'"):
+            state.observation(bad)

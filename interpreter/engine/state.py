@@ -340,20 +340,31 @@ class GameState:
         return IllegalAction(f"{action!r} is not legal now: {d.prompt!r} has "
                              f"{len(d.options)} options")
 
-    def determinize(self, player: int, rng) -> GameState:
-        """A copy with the cards `player` cannot see dealt again at random (for search)."""
-        return self.game.determinize(self, player, rng)
+    def seat(self, player: int | str) -> int:
+        """A player as the API takes one: an index from 0, or its name as logs and docs write
+        it ("P1"); anything else is a TcgError saying what is expected."""
+        n = self.game.ruleset.players
+        if type(player) is str and player[:1] == "P" and player[1:].isdigit():
+            player = int(player[1:]) - 1
+        if type(player) is not int or not 0 <= player < n:
+            raise TcgError(f"no player {player!r}: a player is 0 to {n - 1}, or 'P1' to 'P{n}'")
+        return player
 
-    def concede(self, player: int) -> None:
+    def determinize(self, player: int | str, rng) -> GameState:
+        """A copy with the cards `player` cannot see dealt again at random (for search)."""
+        return self.game.determinize(self, self.seat(player), rng)
+
+    def concede(self, player: int | str) -> None:
         """`player` resigns: open to any player at any decision, never one of the options."""
+        player = self.seat(player)
         if self.result is None:
             self.game.finish(self, Result(self.other(player), f"P{player + 1} concedes",
                                           "concession"))
 
-    def observation(self, player: int, options: bool = True) -> dict:
-        """What `player` may see: never the opponent's hand or any deck order. With
-        `options`, the labels of the options when `player` is the one deciding."""
-        return self.game.observation(self, player, options)
+    def observation(self, player: int | str, options: bool = True) -> dict:
+        """What `player` (0, or "P1") may see: never the opponent's hand or any deck order.
+        With `options`, the labels of the options when `player` is the one deciding."""
+        return self.game.observation(self, self.seat(player), options)
 
     def keep_log(self, log: list[dict] | None) -> None:
         """Log into `log` (None: keep no log). `heard`, the events something hears (a
@@ -498,8 +509,8 @@ class GameState:
         index = self.mod_index = (self.version, statics, by_card)
         return index
 
-    def resource(self, player: int, name: str) -> int:
-        return self.res[player].get(name, 0)
+    def resource(self, player: int | str, name: str) -> int:
+        return self.res[self.seat(player)].get(name, 0)
 
     def counter(self, cid: int, name: str) -> int:
         return self.counters.get((cid, name), 0)
