@@ -84,6 +84,23 @@ def test_wrong_expected_winner_and_log_fail(tmp_path):
     assert any(f.startswith("log:") for f in outcome.failures)
 
 
+def test_a_failed_log_expectation_shows_what_the_log_has_of_that_event(tmp_path):
+    """A writer comparing their expectation with what happened sees the events of that name
+    (or that there were none), not only that the expected one was missing."""
+    def wrong(data):
+        data["expect"]["log"] = [{"event": "moved", "card": "nobody"}]
+
+    outcome = run_scenario(_copy(tmp_path, "deck_out_mid_effect.yaml", wrong))
+    fail = next(f for f in outcome.failures if f.startswith("log:"))
+    assert "the log's 'moved' events: {" in fail and "'to_zone'" in fail, fail
+
+    def unheard(data):
+        data["expect"]["log"] = [{"event": "nothing_such"}]
+
+    outcome = run_scenario(_copy(tmp_path, "deck_out_mid_effect.yaml", unheard))
+    assert any("the log has no 'nothing_such' event" in f for f in outcome.failures)
+
+
 def test_impossible_decision_fails(tmp_path):
     def wrong(data):
         data["decisions"] = ["play テスト剣士", "play テスト剣士"]  # the same-name rule forbids it

@@ -333,6 +333,17 @@ def _card_name(label: Any) -> str:
     return str(label).rpartition("#")[0] or str(label)
 
 
+def _seen(log: list[dict], want: dict, most: int = 5) -> str:
+    """What the log holds of the event a failed expectation names, for the writer to compare
+    (the first few, as logged), or that it holds none."""
+    same = [r for r in log if r.get("e") == want.get("event")]
+    if not same:
+        return f"; the log has no {want.get('event')!r} event"
+    shown = "; ".join(str({k: v for k, v in r.items() if k != "e"}) for r in same[:most])
+    more = f" (and {len(same) - most} more)" if len(same) > most else ""
+    return f"; the log's {want.get('event')!r} events: {shown}{more}"
+
+
 def _log_expect(log: list[dict], wanted: Any, unwanted: Any) -> list[tuple[tuple, str]]:
     """Entries with a `count` are counted over all of `log`; the others must appear in order."""
     fails, at = [], 0
@@ -342,7 +353,7 @@ def _log_expect(log: list[dict], wanted: Any, unwanted: Any) -> list[tuple[tuple
         while at < len(log) and not _matches(log[at], want):
             at += 1
         if at == len(log):
-            fails.append((("log", i), f"log: expected {want} (in order)"))
+            fails.append((("log", i), f"log: expected {want} (in order){_seen(log, want)}"))
             break
         at += 1
     for i, want in enumerate(wanted):
