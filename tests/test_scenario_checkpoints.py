@@ -70,7 +70,8 @@ def test_a_failed_checkpoint_does_not_stop_the_script(tmp_path: Path):
     assert run_scenario(path).failures == [
         "checkpoint 'blocked this turn': discard@P1: expected 2 cards, got 1 ['テスト小人']",
         "checkpoint 'allowed again next turn': log: expected {'event': 'turn_start', "
-        "'player': 'P1', 'turn': 9} (in order)"]
+        "'player': 'P1', 'turn': 9} (in order); the log's 'turn_start' events: "
+        "{'player': 'P2', 'turn': 6}; {'player': 'P1', 'turn': 7}"]
 
 
 @pytest.mark.parametrize("wrong", [2, 4])
@@ -97,7 +98,7 @@ def test_the_final_expect_sees_the_log_since_the_last_checkpoint(tmp_path: Path)
                                "    expect: {}\n  - checkpoint: allowed again next turn\n"))
     assert run_scenario(path).failures == [
         "checkpoint 'allowed again next turn': log: expected {'event': 'turn_start', "
-        "'player': 'P1', 'turn': 7} (in order)",
+        "'player': 'P1', 'turn': 7} (in order); the log has no 'turn_start' event",
         "checkpoint 'allowed again next turn': log: expected exactly 3 of "
         "{'event': 'moved', 'to_zone': 'hand', 'player': 'P1'}, got 0"]
     data = load_yaml(SOURCE).data
