@@ -185,3 +185,26 @@ def test_a_where_narrows_the_players_offered(tmp_path: Path, p2_life: int, optio
         assert _question(g) == ("who draws 2?", options)
     else:
         assert len(g.zones[ZoneRef("hand", 0)]) == 2 and len(g.zones[ZoneRef("hand", 1)]) == 0
+
+
+def test_a_prompt_naming_variables_is_worded_when_read_and_a_copy_keeps_its_words():
+    """A prompt that names variables (UCB's "which character blocks {card}?") is put in words
+    when read, not at every ask; a copy of the state (a search world, a replay snapshot) holds
+    the words of the moment it was copied, whatever the original does next."""
+    import random
+
+    import interpreter
+
+    game = interpreter.load_game("ucb")
+    state = game.new_state(interpreter.default_decks(game), 3)
+    rng, copies = random.Random(1), []
+    while not state.is_over and len(copies) < 5:
+        d = state.decision
+        if type(d[3]) is not str:
+            copy = state.clone()
+            assert type(copy.decision[3]) is str and copy.decision.prompt == d.prompt
+            assert "{" not in d.prompt and ("blocks" in d.prompt or "pay" in d.prompt), d.prompt
+            copies.append((copy, d.prompt))
+        state.apply(rng.randrange(len(d.options)))
+    assert len(copies) == 5
+    assert all(copy.decision.prompt == words for copy, words in copies)

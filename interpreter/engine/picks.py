@@ -79,35 +79,22 @@ SHOW: dict[str, Callable[[GameState, Any], str]] = {
 }
 
 
-class LatePrompt:
-    """A prompt naming variables, put in words when first read (Decision.prompt): the
-    variables' values are taken when asked; a card is shown as every player may see it when
-    read, which is while the question is pending (nothing changes before it is answered)."""
-
-    __slots__ = ("shown", "template", "g", "values", "words")
-
-    def __init__(self, template: str, shown: tuple, g: GameState, env: dict) -> None:
-        self.template, self.shown, self.g = template, shown, g
-        self.values = tuple(env.get(name) for _placeholder, name, _show in shown)
-        self.words: str | None = None
-
-    def text(self) -> str:
-        if self.words is None:
-            out = self.template
-            for (placeholder, _name, show), value in zip(self.shown, self.values, strict=True):
-                out = out.replace(placeholder, show(self.g, value))
-            self.words = out
-        return self.words
-
-
 def prompt_maker(text: str, names: tuple[tuple[str, str], ...]) -> Callable[[GameState, dict], Any]:
     """The prompt `text` with each `{name}` replaced by the variable's value as every player
-    may see it (a LatePrompt, put in words when read); `names`: (name, its type) of each
-    placeholder."""
+    may see it; `names`: (name, its type) of each placeholder. What it makes is a late prompt,
+    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the question
+    is pending (most questions of a simulation are never read, and filling them in cost more
+    than the engine's own work for them)."""
     shown = tuple((f"{{{name}}}", name, SHOW.get(t, _show_any)) for name, t in names)
 
-    def prompt(g: GameState, env: dict) -> LatePrompt:
-        return LatePrompt(text, shown, g, env)
+    def words(g: GameState, env: dict) -> str:
+        out = text
+        for placeholder, name, show in shown:
+            out = out.replace(placeholder, show(g, env.get(name)))
+        return out
+
+    def prompt(g: GameState, env: dict) -> tuple:
+        return (words, g, env)
 
     return prompt
 

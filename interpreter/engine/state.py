@@ -70,10 +70,11 @@ class Decision(tuple):
 
     @property
     def prompt(self) -> str:
-        """The question in words. A prompt that names variables is made when first read
-        (a LatePrompt: most decisions of a simulation are never put in words)."""
+        """The question in words. A prompt that names variables is put in words when read
+        (a late prompt, `(words, state, env)`: see picks.prompt_maker), so read it while the
+        question is pending."""
         p = self[3]
-        return p if type(p) is str else p.text()
+        return p if type(p) is str else p[0](p[1], p[2])
 
     def __repr__(self) -> str:
         return "Decision" + repr(_Fields(*self))[len("_Fields"):]
@@ -395,6 +396,9 @@ class GameState:
         g.queue = list(self.queue)
         g.stack = list(self.stack)
         g.decision, g.result = self.decision, self.result
+        d = self.decision
+        if d is not None and type(d[3]) is not str:  # a late prompt reads this state: in words
+            g.decision = Decision((d[0], d[1], d[2], d.prompt))  # now (it moves on, or the copy)
         g.rng = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
         g.rng.setstate(self.rng.getstate())
         g.version = self.version
