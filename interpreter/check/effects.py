@@ -43,6 +43,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
     "zones": (("zone",) * 9, "zones"),
     "stack_size": ((), "number"),
+    "turn_number": ((), "number"),
 }
 
 # The variables each checked prompt names, with their types, in order: the compiler shows

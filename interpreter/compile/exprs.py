@@ -1138,4 +1138,5 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "adjacent": lambda a: f"_neighbours(g, {a[0]}, (-1, 1))",
     "zones": lambda a: f"({', '.join(a)},)",  # (a tuple of zones, for `choose zone`)
     "stack_size": lambda a: "len(g.stack)",
+    "turn_number": lambda a: "g.turn",
 }

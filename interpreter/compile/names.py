@@ -27,6 +27,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "adjacent": (1, 1, "the cards next to a card in its zone, left then right"),
     "zones": (1, 9, "the zones to pick from in `choose zone`: zones(left(you), right(you))"),
     "stack_size": (0, 0, "the number of objects on the stack (timing: priority)"),
+    "turn_number": (0, 0, "the number of the turn being played: 1 in the first turn"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 

@@ -88,7 +88,9 @@ class Reads(Walker):
             field = self.field(prop.id) if isinstance(prop, A.Name) else set()
             return self._expr(n.args[0].value, in_filter) | field
         out: set[str] = set().union(*(self._expr(a.value, in_filter) for a in n.args))
-        if n.name in self.names.zones:
+        if n.name == "turn_number":
+            out.add("@turn")  # (a turn's end marks it; the next turn's number follows at once)
+        elif n.name in self.names.zones:
             out.add(n.name)
         elif n.name == "attached":
             out.add("@host")
