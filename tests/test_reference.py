@@ -321,3 +321,20 @@ def test_priority_matches_log_the_same_on_both_paths() -> None:
     _same_logs(_logged(PRIORITY, 0, ["greedy", "random"], False),
                _logged(PRIORITY, 0, ["greedy", "random"], True))
     assert _unlogged(PRIORITY, range(SEEDS), False) == _unlogged(PRIORITY, range(SEEDS), True)
+
+
+# ---------- games a new user wrote from the docs alone (tests/rulesets/duel.yaml, hearth.yaml) ----------
+@pytest.mark.parametrize("name", ["duel", "hearth"])
+def test_games_written_from_the_docs_log_the_same_on_both_paths(name: str) -> None:
+    """A Yu-Gi-Oh-like chain game (priority, speeds, counters, set cards) and a
+    Hearthstone-like one (positions, play-order deathrattles, silence, transform, a pool to
+    discover from, choose one), written from docs/LANGUAGE.md as a user would: seeded random
+    matches end by the rules and log alike on both paths, and a greedy match too."""
+    path = str(Path(__file__).parent / "rulesets" / f"{name}.yaml")
+    for seed in range(SEEDS):
+        logged = _logged(path, seed, ["random", "random"], False)
+        assert '"e": "game_over"' in logged or '"e":"game_over"' in logged, logged[-500:]
+        _same_logs(logged, _logged(path, seed, ["random", "random"], True))
+    _same_logs(_logged(path, 0, ["greedy", "random"], False),
+               _logged(path, 0, ["greedy", "random"], True))
+    assert _unlogged(path, range(SEEDS), False) == _unlogged(path, range(SEEDS), True)
