@@ -100,3 +100,23 @@ def test_a_forced_loop_that_moves_cards_is_stopped_under_timestamp(tmp_path: Pat
     g = scenario._start(game, {"state": state})
     scenario._play_script(g, ["cast 蹴"])
     assert g.result is None and any(r["e"] == "loop_stopped" for r in g.log)
+
+
+def test_left_play_is_for_triggered_abilities(tmp_path: Path) -> None:
+    """An ability's own `left_play` on an ability that never waits to resolve is reported at
+    the key; on a triggered one it is accepted (left_play_of_one_ability.yaml plays it)."""
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("""ruleset: mini
+cards:
+  - name: 盾
+    kind: unit
+    abilities:
+      - {text: "static: self.power += 1", left_play: skip}
+      - {text: "when ping where self in card: pong()", left_play: resolve}
+""", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "check",
+                        str(ROOT / "tests" / "rulesets" / "mini.yaml"), str(cards)],
+                       capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 1 and r.stdout.count("error[") == 1, r.stdout
+    assert "cards.yaml:6:" in r.stdout and "error[TYPE]: a static ability does not wait to " \
+        "resolve: `left_play` is for triggered abilities" in r.stdout, r.stdout

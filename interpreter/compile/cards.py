@@ -125,8 +125,9 @@ class CardBuilder(Walker):
                                                    f"'{key}' must be true or false"))
 
     def ability(self, at: tuple, card: str) -> AbilityDef | None:
-        """The ability at `at`: its text, or a mapping of its `text` and its `targeting`
-        (the targets it declares as it goes on the stack, names its text may use)."""
+        """The ability at `at`: its text, or a mapping of its `text`, its `targeting` (the
+        targets it declares as it goes on the stack, names its text may use) and its own
+        `left_play` (a triggered ability's)."""
         self.rb.compiler.context = card
         entry = get_at(self.doc.data, at)
         spec = entry if isinstance(entry, dict) else {}
@@ -141,7 +142,14 @@ class CardBuilder(Walker):
                 (*at, "targeting"), "TARGET",
                 f"a {ability.kind} ability does not go on the stack: it has no targets",
                 "declare targets on triggered (`when ...`) and activated abilities only"))
-        return replace(ability, targets=targets)
+        left_play = spec.get("left_play")
+        if left_play is not None and ability.kind != "trigger":
+            self.rb.diags.append(self.doc.key_diag(
+                (*at, "left_play"), "TYPE",
+                f"a {ability.kind} ability does not wait to resolve: `left_play` is for "
+                "triggered abilities (`when ...`)"))
+            left_play = None
+        return replace(ability, targets=targets, left_play=left_play)
 
     def _targets(self, at: tuple, spec: dict) -> tuple:
         """The targets a card's spell or an ability declares at `at` (`targeting`): they are

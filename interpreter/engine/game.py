@@ -57,6 +57,11 @@ class Game:
         self.visibility = {name: z.visibility for name, z in ruleset.zones.items()}
         self.ability_zone_set = frozenset(ruleset.ability_zones)  # where abilities work by default
         pool = [*cards.values(), *tokens.values()]
+        # a waiting ability remembers its card's zone and place in play order: when the
+        # ruleset's `triggers` need them, or some ability says for itself that it does not
+        # resolve once its card has left play
+        self.remembers = ruleset.triggers.remembers or any(
+            a.left_play == "skip" for d in pool for a in d.abilities)
         self._where_abilities_work(pool)
         self.hiding_mask = sum(1 << s.index for s in ruleset.states.values() if s.hides_properties)
         self.disabling_mask = sum(1 << s.index for s in ruleset.states.values()

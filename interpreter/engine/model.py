@@ -65,6 +65,7 @@ class AbilityDef:
     zones: frozenset[str] | None = None  # where it works (None: the ruleset's ability_zones)
     targets: tuple[TargetDef, ...] = ()  # chosen as it goes on the stack (timing: priority)
     effect: Code = ()  # an activated ability's body without its cost: on a stack, paid before
+    left_play: str | None = None  # a triggered ability's own `left_play` (None: the ruleset's)
 
 
 @dataclass(frozen=True)
@@ -228,9 +229,12 @@ class TriggerRules:
         object.__setattr__(self, "remembers", self.order == "timestamp"
                            or self.left_play == "skip" or bool(self.exceptions))
 
-    def resolves_gone(self, event: str) -> bool:
-        """Whether an ability triggered by `event` resolves although its card left play."""
-        return (self.left_play == "resolve") != (event in self.exceptions)
+    def resolves_gone(self, ability: AbilityDef) -> bool:
+        """Whether the triggered `ability` resolves although its card left play: its own
+        `left_play`, else the ruleset's, reversed for the events of `except`."""
+        if ability.left_play is not None:
+            return ability.left_play == "resolve"
+        return (self.left_play == "resolve") != (ability.key in self.exceptions)
 
 
 @dataclass

@@ -48,7 +48,7 @@ def movers(game: Any) -> dict[str, Callable]:
     for name, zdef in game.ruleset.zones.items():
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
                 hearing is not None, ends is None or name in ends, bool(ends),
-                game.ruleset.triggers.remembers,
+                game.remembers,
                 bool(game.ruleset.pools) and not zdef.shared)
         make = _MOVER_MAKERS.get(plan)
         if make is None:

@@ -243,7 +243,7 @@ class GameState:
         # card -> its stamp in the zone it last left, kept only when waiting abilities
         # remember their cards (an ability heard as its card leaves is ordered by when it
         # entered; see triggers.heard)
-        self.left_stamp: dict[int, int] | None = {} if game.ruleset.triggers.remembers else None
+        self.left_stamp: dict[int, int] | None = {} if game.remembers else None
         self.res: list[dict[str, int]] = []
         self.turn = 0
         self.turn_player = 0

@@ -80,7 +80,7 @@ def push_trigger(g: GameState, trig: tuple) -> None:
     env = effect_env(g, cid, controller)
     env.update(fields)
     ability = g.defs[cid].abilities[idx]
-    if ZONE not in env or g.game.ruleset.triggers.resolves_gone(ability.key):
+    if ZONE not in env or g.game.ruleset.triggers.resolves_gone(ability):
         g.frames.append(Frame(ability.body, env, "trigger"))
     else:  # whether its card is still there is asked when it starts, not now (a stack)
         g.frames.append(Frame((IfStillThere(ability.body),), env, "trigger"))
