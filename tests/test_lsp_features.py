@@ -53,6 +53,16 @@ def test_effect_text_offers_by_position(ws):
     assert "炎の剣士" in _labels(ws, CARD.format("static: (battle(you) where name == 「|"))
 
 
+def test_the_text_of_an_ability_written_as_a_mapping_is_effect_text(ws):
+    """`abilities: [{text, targeting, left_play}]`: its `text` completes as effect text; a
+    card's own `text` is prose and offers none of it."""
+    mapping = ("ruleset: ucb\ncards:\n  - name: x\n    abilities:\n"
+               "      - text: \"when summon where card == self: d|\"\n        left_play: skip\n")
+    assert {"draw", "damage"} <= _labels(ws, mapping)
+    prose = "ruleset: ucb\ncards:\n  - name: x\n    text: \"d|\"\n"
+    assert "draw" not in _labels(ws, prose)
+
+
 def test_variables_in_scope_are_those_bound_before_the_cursor(ws):
     labels = _labels(ws, CARD.format("activate: choose 1 t from battle(you); let n = 2; |"))
     assert {"t", "n", "you", "self"} <= labels

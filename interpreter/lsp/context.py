@@ -71,10 +71,16 @@ def _parents(lines: list[str], line: int, indent: int) -> tuple[tuple[str, ...],
     return tuple(keys), block
 
 
+def is_effect(keys: tuple[str, ...]) -> bool:
+    """Whether a value under these keys is effect text: an effect key's, or the `text` of an
+    ability written as a mapping (`abilities: [{text, targeting, left_play}]`; a card's own
+    `text` is prose)."""
+    return bool(keys) and (keys[-1] in EFFECT_KEYS or keys[-2:] == ("abilities", "text"))
+
+
 def effect_before(lines: list[str], line: int, col: int, place: Place) -> str | None:
     """The effect text from its start to the cursor, when the cursor is in effect text."""
-    if not place.in_value or not place.keys or place.keys[-1] not in EFFECT_KEYS \
-            or place.value_start is None:
+    if not place.in_value or not is_effect(place.keys) or place.value_start is None:
         return None
     start_line, start_col = place.value_start
     parts = [lines[n] for n in range(start_line, line)] + [lines[line][:col] if line < len(lines) else ""]
