@@ -221,6 +221,11 @@ def test_an_ability_of_a_hidden_card_on_the_stack_stays_hidden():
         assert mine["card"]["name"] == g.defs[hand].name and mine["text"]
         assert theirs["card"] == {"hidden": True} and set(theirs) == {"object", "controller", "card"}
         assert theirs["controller"] == mine["controller"] == f"P{2 - obj}"
+    # as an option (a Stifle's target, an ordering): its text only to who sees the card
+    from interpreter.engine.observe import label
+    option = (hand, 0, 0, g.stack[0])
+    assert "gains 2 life" in label(g, option, 0) or "gain(" in label(g, option, 0)
+    assert label(g, option, 1).startswith("a hidden card") and "gain" not in label(g, option, 1)
 
 
 def test_abilities_with_targets_and_their_counters_play_alike_on_both_paths():

@@ -253,8 +253,10 @@ def label(g: GameState, option: Any, viewer: int | None) -> str:
         if idx is not None:
             text += f" [{g.defs[card].abilities[idx].text}]"
         return text
-    if isinstance(option, tuple) and len(option) == 4:  # a triggered ability
+    if isinstance(option, tuple) and len(option) == 4:  # a waiting or stacked ability
         cid, idx = option[0], option[1]
+        if not visible(g, cid, viewer):  # its text would say what the card is
+            return card_label(g, cid, viewer)
         return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}"
     if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":  # a target
         return f"P{option[1] + 1}"
