@@ -14,6 +14,7 @@ import pytest
 
 from interpreter.engine.state import ZoneRef
 from interpreter.run.loading import load_game
+from interpreter.run.match import resolve_decks
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESET = ROOT / "tests" / "rulesets" / "pools.yaml"
@@ -184,3 +185,24 @@ def test_create_of_a_name_known_only_as_it_runs_that_names_nothing_is_a_clear_er
             "--agents", "greedy,greedy", cwd=game_dir)
     assert "create: 'Nope' is neither a token nor a card of this game" in r.stderr, r.stderr
     assert r.returncode != 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr
+
+
+def test_a_pool_cards_own_ability_zone_waits_until_a_player_owns_it(game_dir: Path):
+    """A card whose ability works `in market:` sits there owned by no player: it has no `you`,
+    so its abilities do not work until a player's zone takes it (the match stopped with an
+    internal error before). Matches play to their end on both paths; every live card has a
+    controller."""
+    cards = game_dir / "cards" / "pools" / "cards.yaml"
+    edit(cards, '      - "when turn_start where player == you: change(you, score, 1)"\n',
+         '      - "when turn_start where player == you: change(you, score, 1)"\n'
+         '      - "in market: when turn_start: change(you, score, 1)"\n')
+    ruleset = str(game_dir / "rulesets" / "pools.yaml")
+    for seed in (1, 2, 3):
+        runs = [tcg("play", ruleset, "--seed", str(seed), *ref) for ref in ((), ("--reference",))]
+        assert all(r.returncode == 0 and "result:" in r.stdout for r in runs), runs[0].stderr
+        assert runs[0].stdout == runs[1].stdout
+    game = load_game(ruleset)
+    g = game.new_state([d.sections for d in resolve_decks(game, ruleset, [])], 1)
+    market = g.zones[ZoneRef("market", -1)]
+    assert market and all(g.controller[c] is None for c in market)
+    assert not set(market) & set(g.live_cards())

@@ -127,7 +127,12 @@ def guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
 
 
 def _usable(g: GameState, cid: int, ability) -> bool:
-    return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, g.controller[cid])))
+    """An activated ability can be used: its card has a controller (a pool's card, owned by no
+    player, has none) and its own `where` holds."""
+    controller = g.controller[cid]
+    if controller is None:
+        return False
+    return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, controller)))
 
 
 def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:

@@ -520,7 +520,8 @@ class GameState:
         return self.counters.get((cid, name), 0)
 
     def live_cards(self) -> list[int]:
-        """Cards whose abilities work now (in the ruleset's ability zones). Do not mutate."""
+        """Cards whose abilities work now (in the ruleset's ability zones, or their own; owned
+        by a player). Do not mutate."""
         if self.live_at != self.epoch:
             live = self._live_cards()
             # the same cards (a draw moves none in or out of play): the index still holds,
@@ -537,6 +538,9 @@ class GameState:
             live += zones[ref]
         if mask:  # (a state can disable abilities)
             live = [c for c in live if not flags[c] & mask]
+        if self.game.ruleset.pools:  # a pool's card belongs to no player: its abilities wait
+            controller = self.controller  # until a player's zone takes it (it has no `you`)
+            live = [c for c in live if controller[c] is not None]
         return live
 
 
