@@ -34,7 +34,7 @@ The timing rule (when a timing point settles first) is engine/timing.py's `needs
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from interpreter.engine import vm
@@ -192,7 +192,7 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
         g.clock += 1
         g.stamp[cid] = g.clock
         forget(g, cid)
-        _drop_waiting(g, cid)
+        drop_waiting(g, (cid,), ("trigger", "ability"))
         if zone.name in g.game.scan_zone_set:
             g.epoch += 1
             g.live_index = None
@@ -203,17 +203,21 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
         vm.check_end(g, zone.name)
 
 
-def _drop_waiting(g: GameState, cid: int) -> None:
-    """The card's abilities waiting to resolve were the old object's (a waiting ability is its
-    card and the index of one of its abilities): they are dropped, triggered ones waiting to
-    be ordered or queued, and those on the stack (engine/priority.py's objects; a spell stays:
-    it is the card's own)."""
+def drop_waiting(g: GameState, cards: Collection[int], kinds: Collection[str]) -> None:
+    """The abilities of `cards` waiting to resolve will not: triggered ones waiting to be
+    ordered or queued, and the objects on the stack of `kinds` (engine/priority.py's: "trigger",
+    "ability"; a spell is its card's own). `cancel_triggers` drops the triggered ones; a card
+    transformed drops both (they were the old object's: a waiting ability is its card and the
+    index of one of its abilities). A change to the stack is a change (the version grows)."""
     if g.pending:
-        g.pending = [t for t in g.pending if t[0] != cid]
+        g.pending = [t for t in g.pending if t[0] not in cards]
     if g.queue:
-        g.queue = [t for t in g.queue if t[0] != cid]
+        g.queue = [t for t in g.queue if t[0] not in cards]
     if g.stack:
-        g.stack = [o for o in g.stack if o[1] != cid or o[0] == "spell"]
+        kept = [o for o in g.stack if o[0] not in kinds or o[1] not in cards]
+        if len(kept) != len(g.stack):
+            g.stack = kept
+            g.version += 1
 
 
 def _unseen_by(g: GameState, cid: int) -> int | None:

@@ -434,14 +434,7 @@ def cancel(g: GameState, env: dict) -> None:
 def cancel_triggers(g: GameState, env: dict, card: Any) -> None:
     """Triggered abilities of these cards that are waiting will not resolve: those not yet
     ordered or queued, and those on the stack (timing: priority)."""
-    gone = set(vm.as_cards(g, card))
-    g.pending = [t for t in g.pending if t[0] not in gone]
-    g.queue = [t for t in g.queue if t[0] not in gone]
-    if g.stack:
-        kept = [o for o in g.stack if o[0] != "trigger" or o[1] not in gone]
-        if len(kept) != len(g.stack):
-            g.stack = kept
-            g.version += 1
+    kernel.drop_waiting(g, set(vm.as_cards(g, card)), ("trigger",))
 
 
 def resolve(g: GameState, env: dict, ability: Any) -> None:
