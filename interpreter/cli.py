@@ -135,7 +135,7 @@ def _serve_parser(sub) -> None:
                            description="Starts a local web server and prints the URL of each "
                                        "human seat. Needs: pip install -e '.[table]'")
     serve.add_argument("ruleset", nargs="?", help="a bundled id or a ruleset file (default "
-                                                   f"{files.DEFAULT_RULESET})")
+                                                   f"{files.default_ruleset()})")
     serve.add_argument("--deck", action="append", default=[], help="deck file (one per player)")
     serve.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
     serve.add_argument("--agents", default="human,greedy",

@@ -10,8 +10,15 @@ from interpreter.load.yamlpos import Doc, load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "rulesets"
-# The bundled ruleset a front end opens when it is given none (the README's quick start).
-DEFAULT_RULESET = "ucb"
+
+
+def default_ruleset() -> str:
+    """The bundled ruleset a front end opens when it is given none (the README's quick
+    start): named in rulesets/DEFAULT, data as the games are, else the first bundled one."""
+    try:
+        return (RULESETS / "DEFAULT").read_text(encoding="utf-8").strip()
+    except OSError:
+        return bundled_ids()[0]
 
 
 def bundled_ids() -> list[str]:

@@ -28,7 +28,7 @@ from interpreter.rl.table import load as load_ruleset
 
 NAME = "tcg"
 # turns: the turn limit (0: the ruleset's)
-DEFAULTS = {"ruleset": files.DEFAULT_RULESET, "seeds": 1000, "turns": 0}
+DEFAULTS = {"ruleset": files.default_ruleset(), "seeds": 1000, "turns": 0}
 MAX_GAME_LENGTH = 100_000  # decisions: an upper bound no bundled match comes near
 
 _TYPE = pyspiel.GameType(
@@ -193,9 +193,10 @@ class Observer:
         return board(state.match.g.observation(player, options=False))
 
 
-def load(ruleset: str = files.DEFAULT_RULESET, seeds: int = 1000, turns: int = 0) -> pyspiel.Game:
-    """The OpenSpiel game of a ruleset (a bundled id or a ruleset path); `turns` overrides
-    the ruleset's turn limit."""
+def load(ruleset: str | None = None, seeds: int = 1000, turns: int = 0) -> pyspiel.Game:
+    """The OpenSpiel game of a ruleset (a bundled id or a ruleset path; default the bundled
+    default, files.default_ruleset); `turns` overrides the ruleset's turn limit."""
+    ruleset = ruleset or files.default_ruleset()
     return pyspiel.load_game(NAME, {"ruleset": str(ruleset), "seeds": seeds, "turns": turns})
 
 

@@ -34,7 +34,7 @@ def prepare(args: argparse.Namespace) -> tuple[Server, list[tuple[str, str]]]:
     if args.scenario:
         table = puzzle(args.scenario, agents, args.hotseat)
     else:
-        ruleset = args.ruleset or files.DEFAULT_RULESET
+        ruleset = args.ruleset or files.default_ruleset()
         game = load_game(ruleset)
         if len(agents) != game.ruleset.players:
             raise TcgError(f"--agents names {len(agents)} seats; {ruleset} has "
