@@ -276,6 +276,16 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
         vm.check_end(g, to.name)
 
 
+def copy(g: GameState, env: dict, cards: Any, to: ZoneRef, face: str | None = None) -> None:
+    """For each card of `cards`, in order, a new card of its definition on top of zone `to`,
+    as `create` makes one (its printed properties, abilities and effect; owned by the zone's
+    owner, else by `you`; `created` is announced). Nothing else of the card is copied: its
+    states, counters, modifiers, attachments and face stay with it. A full zone refuses the
+    copy (`create_failed`)."""
+    for cid in vm.as_cards(g, cards):
+        create(g, env, g.defs[cid].name, to, face)
+
+
 # ---------- a card's condition ----------
 def set_state(g: GameState, env: dict, cards: Any, state: str, value: bool = True) -> None:
     """Set (or clear: `value` false) a card state, card by card, in order. A card already so is

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import copying, kernel, vm
+from interpreter.engine import kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.priority import counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
@@ -488,7 +488,7 @@ PRIMITIVES: dict[str, Primitive] = {
                            "as new objects"),
     "detach": Primitive(kernel.detach, (P("cards", "cards"),),
                         "cards stop being attached to their hosts and stay where they are"),
-    "copy": Primitive(copying.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None)),
+    "copy": Primitive(kernel.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None)),
                       "new cards made from the definitions of cards (not their states or modifiers)"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
