@@ -4,6 +4,8 @@ by engine/ordering.py (above the VM); this module sits below it."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from interpreter.engine.stack import stack_triggers
 from interpreter.engine.state import Frame, GameState
 
@@ -41,7 +43,23 @@ def played(g: GameState, cid: int, ability) -> int:
         entered = stamps[cid]
     else:
         entered = (g.left_stamp or {}).get(cid, stamps[cid])
-    return sum(stamps[c] < entered for c in g.live_cards())
+    return bisect_left(live_stamps(g), entered)
+
+
+_LIVE_STAMPS = ("#live-stamps",)  # its key in GameState.memo
+
+
+def live_stamps(g: GameState) -> list[int]:
+    """The live cards' stamps in order, made once for every ability heard at one event (the
+    memo holds for one version): a batch of N triggered abilities costs N log N, not N²."""
+    if g.memo_version != g.version:
+        g.memo.clear()
+        g.memo_version = g.version
+    stamps = g.memo.get(_LIVE_STAMPS)
+    if stamps is None:
+        stamp = g.stamp
+        stamps = g.memo[_LIVE_STAMPS] = sorted([stamp[c] for c in g.live_cards()])
+    return stamps
 
 
 def checkpoint(g: GameState) -> None:
