@@ -46,7 +46,10 @@ zones:
   hand: {{visibility: owner}}
   board: {{visibility: public}}
 setup: |
-  for each p in players {{ repeat {n} {{ move(top(deck(p)), board(p)) }}; repeat 3 {{ move(top(deck(p)), hand(p)) }} }}
+  for each p in players {{
+    repeat {n} {{ move(top(deck(p)), board(p)) }};
+    repeat 3 {{ move(top(deck(p)), hand(p)) }}
+  }}
 turn:
   - phase: main
     do: "move(top(deck(you)), hand(you))"
@@ -91,7 +94,6 @@ def write_game(folder: Path, variant: str, n: int) -> tuple[Path, list[dict]]:
 def play(variant: str, n: int, decisions: int, collect=None) -> float:
     """CPU seconds a decision over `decisions` decisions after a warm-up match. The matches
     are set up first and not counted: setting up a board of N cards costs N board changes."""
-    from interpreter.engine import vm
     from interpreter.run.loading import load_game
 
     with tempfile.TemporaryDirectory() as tmp:
