@@ -4,7 +4,8 @@ the .md is generated from it and the ruleset (`python tests/test_rulebooks.py` r
 
 These tests fail when a `ref:` of a bundled ruleset (or an entry of its forbidden list) has no
 row, when a row names a ruleset key, a test file or a test function that does not exist, when a
-ruling or an unsupported rule does not say why, or when a .md is out of step with its source."""
+ruling or an unsupported rule does not say why, when a game's scenario is cited by no row, or
+when a .md is out of step with its source."""
 
 from __future__ import annotations
 
@@ -185,6 +186,22 @@ def test_rows_name_what_exists(game):
         if not (_filled(row, tree).get("words") and _filled(row, tree).get("rule") and row.get("seed")):
             problems.append(f"row {i}: seed, words and rule are required")
     assert not problems, "\n".join(problems)
+
+
+def _is_scenario(path: Path) -> bool:
+    """A scenario, not a card set beside it (card sets list cards as mappings)."""
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    return (isinstance(doc, dict) and not any(isinstance(c, dict) for c in doc.get("cards") or ())
+            and any(k in doc for k in ("state", "decks", "decisions", "expect")))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_scenario_of_the_game_has_a_row(game):
+    """A scenario nobody placed tests a rule the book does not list."""
+    cited = {t.partition("::")[0] for row in load_book(game)["rows"] for t in row.get("tests") or []}
+    scenarios = [p for p in sorted((ROOT / "tests" / "scenarios" / game).glob("*.yaml")) if _is_scenario(p)]
+    missing = [str(p.relative_to(ROOT)) for p in scenarios if str(p.relative_to(ROOT)) not in cited]
+    assert not missing, f"docs/rules/{game}.yaml names no row for {missing}"
 
 
 @pytest.mark.parametrize("game", GAMES)
