@@ -1,0 +1,73 @@
+"""Who may talk to the table: the names it is served under (Host) and the pages it serves
+(Origin), on every HTTP request and websocket (docs/TABLE.md, "Threat model").
+
+A web page on another site may send requests to 127.0.0.1 from its visitor's browser, and a
+DNS-rebinding name (`evil.example` answering 127.0.0.1) makes them look same-origin: the Host
+check refuses names the server was not started under (Starlette's TrustedHostMiddleware);
+the Origin check refuses requests and websockets opened by pages of any other origin.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def served_names(host: str) -> list[str]:
+    """The names a browser may reach a server bound to `host` by: loopback ones always; the
+    host itself; for every interface (0.0.0.0, ::, ''), the machine's name and addresses."""
+    names = [*LOOPBACK]
+    if host in ("0.0.0.0", "::", ""):
+        hostname = socket.gethostname()
+        names.append(hostname)
+        with contextlib.suppress(OSError):  # (a name that does not resolve: loopback works)
+            names += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
+    elif host:
+        names.append(host)
+    return list(dict.fromkeys(n.lower() for n in names))
+
+
+class OriginCheck:
+    """Refuse an HTTP request or websocket whose Origin header names another origin than the
+    Host it was sent to (browsers send Origin on every cross-origin request and websocket;
+    scripts and command-line clients send none)."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+        self.app, self.hosts = app, {h.lower() for h in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = Headers(scope=scope)
+            origin = headers.get("origin")
+            if origin is not None and not self.same_origin(origin, headers.get("host", "")):
+                response = PlainTextResponse(f"refused: a page of {origin[:100]} may not use "
+                                             "this table", status_code=403)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def same_origin(self, origin: str, host: str) -> bool:
+        try:
+            o = urlsplit(origin)
+            return o.scheme in ("http", "https") and o.hostname in self.hosts \
+                and o.netloc.lower() == host.lower()
+        except ValueError:  # (a port that is not a number)
+            return False
