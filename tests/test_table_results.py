@@ -125,10 +125,11 @@ def test_the_results_page_renders_in_a_browser(out):
     if not Path(CHROMIUM).exists():
         pytest.skip("no chromium on this machine")
     cards = json.loads((out / "cards.json").read_text(encoding="utf-8"))["cards"]
-    with sync_api.sync_playwright() as p, served(Server(results=Results(out))) as url:
+    server = Server(results=Results(out))
+    with sync_api.sync_playwright() as p, served(server) as url:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.goto(f"{url}/results")
+        page.goto(f"{url}/results?key={server.key}")
         page.wait_for_selector("#cardtable tbody tr")
         assert page.locator("#cardtable tbody tr").count() == len(cards)
         assert "赤の速攻" in page.locator("#summary").inner_text()

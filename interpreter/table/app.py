@@ -173,8 +173,9 @@ class Server:
 
     async def socket(self, ws: WebSocket) -> None:
         token = ws.query_params.get("seat")
-        if token not in self.rooms:
-            await ws.close(code=4403)
+        if token not in self.rooms:  # (accepted first: the page is told why, code 4403)
+            await ws.accept()
+            await ws.close(code=4403, reason="unknown seat")
             return
         room = self.rooms[token]
         await ws.accept()
@@ -186,7 +187,9 @@ class Server:
                 if message["type"] == "websocket.disconnect":
                     break
                 try:
-                    await room.act(token, _message(message.get("text"), message.get("bytes")))
+                    if message.get("text") is None:
+                        raise TableError("send JSON as text frames, not binary ones")
+                    await room.act(token, _message(message["text"], None))
                 except (TcgError, ValueError) as e:
                     await ws.send_json({"error": str(e)})
         except WebSocketDisconnect:

@@ -19,7 +19,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")  # (Host writes an IPv6 one in brackets)
 
 
 def is_loopback(host: str) -> bool:
@@ -42,6 +42,7 @@ def served_names(host: str) -> list[str]:
             names += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
     elif host:
         names.append(host)
+    names += [f"[{n}]" for n in names if ":" in n and not n.startswith("[")]
     return list(dict.fromkeys(n.lower() for n in names))
 
 
@@ -57,17 +58,19 @@ class OriginCheck:
         if scope["type"] in ("http", "websocket"):
             headers = Headers(scope=scope)
             origin = headers.get("origin")
-            if origin is not None and not self.same_origin(origin, headers.get("host", "")):
+            secure = scope.get("scheme") in ("https", "wss")
+            if origin is not None and not self.same_origin(origin, headers.get("host", ""),
+                                                           "https" if secure else "http"):
                 response = PlainTextResponse(f"refused: a page of {origin[:100]} may not use "
                                              "this table", status_code=403)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
-    def same_origin(self, origin: str, host: str) -> bool:
+    def same_origin(self, origin: str, host: str, scheme: str) -> bool:
         try:
             o = urlsplit(origin)
-            return o.scheme in ("http", "https") and o.hostname in self.hosts \
+            return o.scheme == scheme and o.hostname in self.hosts \
                 and o.netloc.lower() == host.lower()
         except ValueError:  # (a port that is not a number)
             return False
