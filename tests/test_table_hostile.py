@@ -26,6 +26,7 @@ pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
 import httpx  # noqa: E402
+from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from interpreter.diagnostics import DiagnosticError, TcgError  # noqa: E402
@@ -124,8 +125,10 @@ def test_a_name_the_server_is_not_served_under_is_refused(host, log):
         assert client.get(url, headers=headers).status_code == 400, url
     r = client.post(f"/api/act?seat={token}", json={"concede": True}, headers=headers)
     assert r.status_code == 400 and t.g.result is None
-    with pytest.raises(Exception), client.websocket_connect(f"/ws?seat={token}", headers=headers):
+    with pytest.raises(WebSocketDenialResponse) as refused, \
+            client.websocket_connect(f"/ws?seat={token}", headers=headers):
         pass
+    assert refused.value.status_code == 400
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000"])
@@ -151,10 +154,10 @@ def test_a_page_of_another_origin_cannot_drive_a_seat(origin):
     r = client.post(f"/api/act?seat={token}", json={"concede": True}, headers=headers)
     assert r.status_code == 403 and t.g.result is None
     assert client.get(f"/api/view?seat={token}", headers=headers).status_code == 403
-    with pytest.raises(Exception), \
+    with pytest.raises(WebSocketDenialResponse) as refused, \
             client.websocket_connect(f"/ws?seat={token}", headers=headers) as ws:
         ws.send_json({"concede": True})
-        ws.receive_json()
+    assert refused.value.status_code == 403
     assert t.g.result is None
 
 
@@ -503,6 +506,7 @@ def test_bad_websocket_frames_get_an_error_answer_and_the_socket_goes_on():
 def test_an_oversized_websocket_frame_is_closed_with_a_close_frame(tmp_path):
     """Through uvicorn: a frame past the table's message size ends with close code 1009."""
     websockets = pytest.importorskip("websockets.sync.client")
+    from websockets.exceptions import ConnectionClosed
     port = free_port()
     p, (seat, _viewer) = start("ucb", "--agents", "human,random", "--port", str(port))
     try:
@@ -511,7 +515,7 @@ def test_an_oversized_websocket_frame_is_closed_with_a_close_frame(tmp_path):
         with websockets.connect(f"ws://127.0.0.1:{port}/ws?seat={token}", max_size=None) as ws:
             ws.recv()
             ws.send("x" * 2_000_000)
-            with pytest.raises(Exception):
+            with pytest.raises(ConnectionClosed):
                 ws.recv(timeout=10)
             assert ws.close_code == 1009
     finally:

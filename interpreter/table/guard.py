@@ -26,7 +26,7 @@ def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
     except ValueError:
         return False
 
@@ -37,13 +37,22 @@ def served_names(host: str) -> list[str]:
     names = [*LOOPBACK]
     if host in ("0.0.0.0", "::", ""):
         hostname = socket.gethostname()
-        names.append(hostname)
+        names += [_outward_address() or hostname, hostname]
         with contextlib.suppress(OSError):  # (a name that does not resolve: loopback works)
             names += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
     elif host:
         names.append(host)
     names += [f"[{n}]" for n in names if ":" in n and not n.startswith("[")]
     return list(dict.fromkeys(n.lower() for n in names))
+
+
+def _outward_address() -> str | None:
+    """The address of the interface others reach this machine by (a UDP socket's 'connect'
+    sends nothing; 192.0.2.1 is a documentation address)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))
+        return str(s.getsockname()[0])
+    return None
 
 
 class OriginCheck:

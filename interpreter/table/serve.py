@@ -88,5 +88,6 @@ def _shown_host(host: str, names: list[str]) -> str:
     """The host part of the URLs printed: the one given, or for every interface the first
     name others reach the machine by (an IPv6 address in brackets)."""
     if host in ("0.0.0.0", "::", ""):
-        host = next((n for n in names if not is_loopback(n)), "127.0.0.1")
+        host = next((n for n in names if not is_loopback(n) and not n.startswith("[")),
+                    "127.0.0.1")
     return f"[{host}]" if ":" in host else host
