@@ -329,6 +329,16 @@ def test_an_uploaded_log_naming_a_file_outside_the_game_is_refused_unquoted(name
     assert PASSWD_LINE not in r.text
 
 
+def test_a_header_path_with_a_nul_is_refused_in_words(tmp_path):
+    path = CORPUS / "header_paths_with_nul.jsonl"
+    for args in (["replay", str(path)], ["play", "--resume", str(_copy(path, tmp_path))]):
+        r = tcg(*args)
+        assert r.returncode in (1, 2) and "the header's 'ruleset' must be text" in r.stdout + r.stderr
+        assert "internal error" not in r.stderr
+    r = client_of(Server()).post("/api/replay", content=path.read_bytes(), headers=NDJSON)
+    assert r.status_code == 400 and "must be text" in r.json()["error"]
+
+
 def test_a_log_inside_the_game_still_replays(log, tmp_path):
     """A log naming the game's own files (relative to where `tcg play` ran) still works."""
     deck = "cards/ucb/decks/aka_sokkou.yaml"

@@ -101,9 +101,9 @@ def _header(path: str | Path, h: dict) -> dict:
     if h.get("tcg") != LOG_VERSION:
         raise TcgError(f"{path}: line 1: not a tcg log (its header's 'tcg' must be {LOG_VERSION}, "
                        f"got {json.dumps(h.get('tcg'))[:20]})")
-    if not isinstance(h.get("ruleset"), str):
+    if not isinstance(h.get("ruleset"), str) or "\0" in h["ruleset"]:
         raise bad("ruleset", "text (a bundled id or a ruleset path)")
-    if not _texts(h.get("decks")):
+    if not _texts(h.get("decks")) or any("\0" in d for d in h["decks"]):
         raise bad("decks", "a list of deck file paths")
     if not _whole(h.get("seed")):
         raise bad("seed", "a whole number")

@@ -155,24 +155,24 @@ class Server:
         return FileResponse(STATIC / "index.html")
 
     async def get_view(self, request: Request) -> Response:
-        token = request.query_params.get("seat")
+        token = request.query_params.get("seat", "")
         return JSONResponse(await self.room(token).current(token))
 
     async def post_act(self, request: Request) -> Response:
-        token = request.query_params.get("seat")
+        token = request.query_params.get("seat", "")
         room = self.room(token)
         return JSONResponse(await room.act(token, await _json(request)))
 
     async def get_log(self, request: Request) -> Response:
         """The match's JSON Lines log, once it is over (before, it would show hidden cards)."""
-        token = request.query_params.get("seat")
+        token = request.query_params.get("seat", "")
         table = self.room(token).table
         text = table.log_text()
         return Response(text, media_type="application/x-ndjson; charset=utf-8",
                         headers=attachment(f"table-seed{table.seed}.jsonl"))
 
     async def socket(self, ws: WebSocket) -> None:
-        token = ws.query_params.get("seat")
+        token = ws.query_params.get("seat", "")
         if token not in self.rooms:  # (accepted first: the page is told why, code 4403)
             await ws.accept()
             await ws.close(code=4403, reason="unknown seat")
@@ -189,7 +189,7 @@ class Server:
                 try:
                     if message.get("text") is None:
                         raise TableError("send JSON as text frames, not binary ones")
-                    await room.act(token, _message(message["text"], None))
+                    await room.act(token, _message(message["text"]))
                 except (TcgError, ValueError) as e:
                     await ws.send_json({"error": str(e)})
         except WebSocketDisconnect:
@@ -275,19 +275,18 @@ async def _json(request: Request) -> dict[str, Any]:
     _content_type(request, JSON)
     chunks: list[bytes] = []
     await _stream(request, MAX_MESSAGE, chunks.append)
-    return _message(None, b"".join(chunks) or b"{}")
+    return _message(b"".join(chunks) or b"{}")
 
 
-def _message(text: str | None, data: bytes | None) -> dict[str, Any]:
-    """A message (a websocket frame's text, or a body): a JSON object, else TableError."""
-    if text is None and data is None:
-        raise TableError("send a JSON object as text")
-    if len(text or data or b"") > MAX_MESSAGE:
+def _message(body: str | bytes) -> dict[str, Any]:
+    """A message (a websocket frame's text, or a request's body): a JSON object, else
+    TableError saying what is wrong."""
+    if len(body) > MAX_MESSAGE:
         raise TableError(f"the message is larger than {MAX_MESSAGE:,} bytes")
-    if text is not None and not text.strip():
+    if not body.strip():
         raise TableError("the message is empty: send a JSON object such as {\"option\": 0}")
     try:
-        value = json_text.parse(text if text is not None else data or b"")
+        value = json_text.parse(body)
     except json_text.JsonError as e:
         raise TableError(f"the message is {e}") from None
     if not isinstance(value, dict):
