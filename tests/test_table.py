@@ -27,6 +27,7 @@ from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.scenarios import puzzle  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
 from tests.conftest import bundled_rulesets  # noqa: E402
+from tests.table_client import client_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def table(ruleset: str, agents: list[str], seed: int = 1, turns: int | None = 8,
           hotseat: bool = False) -> tuple[Table, TestClient, dict[int | None, str]]:
     t = Table.new(load_game(ruleset), MatchSetup(ruleset, [], seed, agents, turns), hotseat)
-    return t, TestClient(Server([t]).app), {p: tok for tok, p in t.tokens.items()}
+    return t, client_of(Server([t])), {p: tok for tok, p in t.tokens.items()}
 
 
 class Oracle:
@@ -195,7 +196,7 @@ def log_of_a_match(tmp_path: Path, ruleset: str = "ucb", seed: int = 2) -> Path:
 
 def test_replay_steps_back_and_forth_and_jumps_to_a_turn(tmp_path):
     replay = Replay(log_of_a_match(tmp_path))
-    client = TestClient(Server(replay=replay).app)
+    client = client_of(Server(replay=replay))
     first = client.get("/api/replay?step=0&view=all").json()
     later = client.get("/api/replay?step=30&view=all").json()
     back = client.get("/api/replay?step=0&view=all").json()
@@ -214,7 +215,7 @@ def test_replay_steps_back_and_forth_and_jumps_to_a_turn(tmp_path):
 def test_fork_continues_against_an_agent(tmp_path):
     replay = Replay(log_of_a_match(tmp_path))
     server = Server(replay=replay)
-    client = TestClient(server.app)
+    client = client_of(server)
     step = 20
     seat = f"P{replay.state_at(step).decision.player + 1}"
     url = client.post("/api/fork", json={"step": step, "seat": seat, "agent": "random"}).json()["url"]
@@ -227,7 +228,7 @@ def test_fork_continues_against_an_agent(tmp_path):
 @pytest.mark.parametrize("ruleset", bundled_rulesets())
 def test_export_writes_a_scenario_tcg_test_runs(tmp_path, ruleset):
     replay = Replay(log_of_a_match(tmp_path, ruleset))
-    client = TestClient(Server(replay=replay).app)
+    client = client_of(Server(replay=replay))
     step = replay.steps // 2
     r = client.get(f"/api/export?step={step}")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
@@ -250,7 +251,7 @@ def test_export_keeps_who_owns_the_cards_of_a_shared_zone(tmp_path):
     with open(log, "w", encoding="utf-8") as out:
         play(MatchSetup(pools, [], 2, ["random", "random"], 10), out)
     replay = Replay(log)
-    text = TestClient(Server(replay=replay).app).get(f"/api/export?step={replay.steps // 2}").text
+    text = client_of(Server(replay=replay)).get(f"/api/export?step={replay.steps // 2}").text
     assert "owner: none" in text
     path = tmp_path / "exported.yaml"
     path.write_text(text, encoding="utf-8")
@@ -260,12 +261,13 @@ def test_export_keeps_who_owns_the_cards_of_a_shared_zone(tmp_path):
 
 
 def test_an_uploaded_log_opens_in_the_viewer(tmp_path):
-    client = TestClient(Server().app)
+    client = client_of(Server())
     assert client.get("/api/replay?step=0").status_code == 400
     data = log_of_a_match(tmp_path).read_bytes()
-    assert client.post("/api/replay?name=m.jsonl", content=data).json()["steps"] > 10
+    ndjson = {"Content-Type": "application/x-ndjson"}
+    assert client.post("/api/replay?name=m.jsonl", content=data, headers=ndjson).json()["steps"] > 10
     assert client.get("/api/replay?step=1&view=P1").json()["source"] == "m.jsonl"
-    assert client.post("/api/replay", content=b"not a log").status_code == 400
+    assert client.post("/api/replay", content=b"not a log", headers=ndjson).status_code == 400
 
 
 def test_serve_refuses_bad_options_in_words():
@@ -345,8 +347,9 @@ def test_a_puzzle_starts_from_the_scenario_state():
     args = argparse.Namespace(agents="human,random", turns=None, replay=None, ruleset=None,
                               scenario=str(path), hotseat=False, deck=[], seed=0)
     server, urls = prepare(args)
-    (who, url), = urls
-    client = TestClient(server.app)
+    (who, url), viewer = urls
+    assert viewer == ("replay viewer", f"/?replay&key={server.key}")
+    client = client_of(server)
     view = client.get(url.replace("/?", "/api/view?")).json()
     zones = {z["key"]: z for area in view["areas"].values() for z in area}
     assert who == "P1" and view["turn"] == 3 and view["phase"] == "battle"

@@ -29,7 +29,9 @@ from tests.conftest import bundled_rulesets  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        # a DNS-rebinding name: evil.test answers 127.0.0.1 (the Host check must refuse it)
+        "--host-resolver-rules=MAP evil.test 127.0.0.1, MAP other.test 127.0.0.1"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium on this machine")
 
@@ -150,8 +152,8 @@ def test_replay_steps_forks_and_exports(browser, tmp_path):
     log = tmp_path / "m.jsonl"
     with open(log, "w", encoding="utf-8") as out:
         play(MatchSetup("ucb", [], 5, ["random", "random"], 8), out)
-    replay = Replay(log)
-    with served(Server(replay=replay)) as base, page_of(browser, f"{base}/?replay") as page:
+    server = Server(replay=Replay(log))
+    with served(server) as base, page_of(browser, f"{base}/?replay&key={server.key}") as page:
         page.wait_for_selector("#stepinfo:has-text('decision 0 of')")
         for _ in range(5):
             page.click("#forward")
@@ -179,6 +181,80 @@ def test_replay_steps_forks_and_exports(browser, tmp_path):
         assert "you are P2" in fork.locator("#status").inner_text()
         click_to_the_end(fork, 400)
         fork.close()
+
+
+def test_a_rebinding_name_gets_no_page_and_no_seat(browser):
+    """The browser reaches the server through evil.test (resolving to 127.0.0.1): the page, the
+    API and the websocket are refused, so a rebinding site cannot read or play the seat."""
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 1, ["human", "first"], 4))
+    token = next(iter(table.tokens))
+    with served(Server([table])) as base:
+        port = base.rpartition(":")[2]
+        page = browser.new_page()
+        r = page.goto(f"http://evil.test:{port}/?seat={token}")
+        assert r.status == 400 and "Invalid host header" in page.content()
+        r = page.goto(f"http://evil.test:{port}/api/view?seat={token}")
+        assert r.status == 400 and "areas" not in page.content()
+        page.close()
+
+
+def test_a_page_of_another_origin_cannot_use_a_seat_it_knows(browser):
+    """A page served elsewhere (another port: another origin) that holds a seat's URL tries a
+    fetch, a 'simple' text/plain POST that skips CORS preflight, and a websocket: none acts."""
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 1, ["human", "first"], 4))
+    token = next(iter(table.tokens))
+    other = Server([Table.new(load_game("ucb"), MatchSetup("ucb", [], 2, ["human", "first"], 4))])
+    with served(Server([table])) as base, served(other) as elsewhere:
+        page = browser.new_page()
+        page.goto(f"{elsewhere}/")
+        outcome = page.evaluate("""async ([base, token]) => {
+          const out = {};
+          try { const r = await fetch(`${base}/api/act?seat=${token}`, {method: "POST",
+                  headers: {"Content-Type": "application/json"}, body: '{"concede": true}'});
+                out.fetch = r.status; } catch (e) { out.fetch = "blocked"; }
+          try { await fetch(`${base}/api/act?seat=${token}`, {method: "POST", mode: "no-cors",
+                  headers: {"Content-Type": "text/plain"}, body: '{"concede": true}'});
+                out.simple = "sent"; } catch (e) { out.simple = "blocked"; }
+          out.socket = await new Promise((done) => {
+            const ws = new WebSocket(`${base.replace("http", "ws")}/ws?seat=${token}`);
+            ws.onopen = () => { ws.send('{"concede": true}'); done("open"); };
+            ws.onerror = () => done("refused");
+          });
+          return out;
+        }""", [base, token])
+        page.close()
+    assert outcome["fetch"] == "blocked" and outcome["socket"] == "refused", outcome
+    assert table.g.result is None  # nothing conceded the match
+
+
+def test_a_wrong_token_gets_no_seat_in_the_page(browser):
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 1, ["human", "first"], 4))
+    with served(Server([table])) as base:
+        page = browser.new_page()
+        page.goto(f"{base}/?seat=guessed-token")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "unknown seat" in page.locator("#toast").inner_text()
+        assert page.locator("[data-option]").count() == 0
+        page.goto(f"{base}/?replay&key=guessed")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "viewer" in page.locator("#toast").inner_text()
+        page.close()
+
+
+def test_the_play_flow_through_the_checks_looks_right(browser, tmp_path):
+    """A match clicked through the Host, Origin and token checks: the board draws, and the
+    screenshot is kept for a person to look at (in pytest's --basetemp)."""
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 3, ["human", "first"], 6))
+    with seat_page(browser, table) as page:
+        for _ in range(6):
+            page.wait_for_selector("[data-option]:not([disabled]), [data-result]")
+            if page.query_selector("[data-result]"):
+                break
+            page.locator("[data-option]").first.click()
+        page.wait_for_selector("#log li")
+        assert page.locator(".zone").count() > 4 and page.locator(".card").count() > 3
+        page.screenshot(path=str(tmp_path / "table-play.png"))
+    assert (tmp_path / "table-play.png").stat().st_size > 10_000
 
 
 @pytest.mark.soak

@@ -13,7 +13,6 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.diagnostics import TcgError  # noqa: E402
 from interpreter.run.loading import load_game  # noqa: E402
@@ -23,6 +22,7 @@ from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.results import Results  # noqa: E402
 from interpreter.table.scenarios import puzzle  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
+from tests.table_client import client_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ def out(tmp_path_factory) -> Path:
 
 
 def test_the_results_page_shows_the_summary_cards_ablation_and_plots(out):
-    client = TestClient(Server(results=Results(out)).app)
+    client = client_of(Server(results=Results(out)))
     assert "results.js" in client.get("/results").text
     page = client.get("/api/results").json()
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -62,7 +62,7 @@ def test_the_results_page_shows_the_summary_cards_ablation_and_plots(out):
 def test_only_the_known_files_of_the_folder_are_served(out, tmp_path):
     """No path reaches outside the folder, nor a file of it the page does not show."""
     (out.parent / "secret.json").write_text("{}", encoding="utf-8")
-    client = TestClient(Server(results=Results(out)).app)
+    client = client_of(Server(results=Results(out)))
     for url in ["/results/..%2Fsecret.json", "/results/%2Fetc%2Fpasswd", "/results/..%2F..%2Fetc%2Fpasswd",
                 "/results/results.jsonl", "/results/run.json", "/results/swap", "/results/%2E%2E"]:
         r = client.get(url)
@@ -84,13 +84,13 @@ def test_a_folder_that_is_not_a_simulation_is_refused(tmp_path):
         Results(tmp_path)
     run = tcg("serve", "--results", str(tmp_path / "missing"))
     assert run.returncode == 2 and "no such folder" in run.stderr and "Traceback" not in run.stderr
-    r = TestClient(Server().app).get("/api/results")
+    r = client_of(Server()).get("/api/results")
     assert r.status_code == 400 and "--results" in r.json()["error"]
 
 
 def test_a_match_log_is_saved_once_the_match_is_over_and_replays(tmp_path):
     t = Table.new(load_game("ucb"), MatchSetup("ucb", [], 3, ["human", "random"], 8))
-    client = TestClient(Server([t]).app)
+    client = client_of(Server([t]))
     token = next(iter(t.tokens))
     refused = client.get(f"/api/log?seat={token}")
     assert refused.status_code == 400 and "hidden cards" in refused.json()["error"]
@@ -111,7 +111,7 @@ def test_a_puzzle_has_no_log_to_save():
     t = puzzle(str(ROOT / "tests/scenarios/ucb/battle_bigger_attacker_destroys_blocker.yaml"),
                ["human", "random"], False)
     token = next(iter(t.tokens))
-    client = TestClient(Server([t]).app)
+    client = client_of(Server([t]))
     client.post(f"/api/act?seat={token}", json={"concede": True})
     r = client.get(f"/api/log?seat={token}")
     assert r.status_code == 400 and "scenario" in r.json()["error"]
@@ -125,10 +125,11 @@ def test_the_results_page_renders_in_a_browser(out):
     if not Path(CHROMIUM).exists():
         pytest.skip("no chromium on this machine")
     cards = json.loads((out / "cards.json").read_text(encoding="utf-8"))["cards"]
-    with sync_api.sync_playwright() as p, served(Server(results=Results(out))) as url:
+    server = Server(results=Results(out))
+    with sync_api.sync_playwright() as p, served(server) as url:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.goto(f"{url}/results")
+        page.goto(f"{url}/results?key={server.key}")
         page.wait_for_selector("#cardtable tbody tr")
         assert page.locator("#cardtable tbody tr").count() == len(cards)
         assert "赤の速攻" in page.locator("#summary").inner_text()

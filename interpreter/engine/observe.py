@@ -128,7 +128,7 @@ def question(g: GameState, viewer: int) -> str:
     d = g.decision
     if d is None:
         return ""
-    text = d.prompt
+    text = prompt_for(g, viewer)
     f = g.frames[-1] if g.frames else None
     if f is None:
         return text
@@ -139,6 +139,21 @@ def question(g: GameState, viewer: int) -> str:
         text += f" — {card_label(g, card, viewer)}"
     if d.kind == "choose" and f.choice is not None and f.choice[1] > 1:
         text += f" ({len(f.choice[2])} of {f.choice[1]} chosen)"
+    return text
+
+
+def prompt_for(g: GameState, viewer: int | None) -> str:
+    """The pending decision's prompt as `viewer` may read it. A question asked by a card's
+    text begins with the card's name ("Spy: may draw?"), which would name a card in a hidden
+    hand to a player who cannot see it: that name is then "a hidden card"."""
+    text = g.decision.prompt if g.decision is not None else ""
+    env = g.frames[-1].env if g.frames else {}  # (the frame asking)
+    for key in ("self", "card"):
+        c = env.get(key)
+        if type(c) is int and 0 <= c < len(g.defs) and not visible(g, c, viewer):
+            name = g.defs[c].name
+            if text.startswith(f"{name}: "):
+                text = "a hidden card: " + text[len(name) + 2:]
     return text
 
 

@@ -30,12 +30,28 @@ def game_folder(file: str | Path) -> Path:
     the current folder when `file` is inside it (a game kept in a plain folder, checked
     from there), else the file's own folder."""
     here = Path(file).resolve().parent
+    marked = project_folder(here)
+    if marked is not None:
+        return marked
+    cwd = Path.cwd().resolve()
+    return cwd if here.is_relative_to(cwd) else here
+
+
+def project_folder(here: Path) -> Path | None:
+    """The nearest folder at or above `here` holding `.git`, else one holding `rulesets/`."""
+    here = here.resolve()
     for marker in (".git", "rulesets"):
         for folder in (here, *here.parents):
             if (folder / marker).exists():
                 return folder
-    cwd = Path.cwd().resolve()
-    return cwd if here.is_relative_to(cwd) else here
+    return None
+
+
+def inside(path: Path, home: Path) -> bool:
+    """Whether `path` (links followed) lies inside `home`, the bundled games or a folder given
+    on the command line."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(root) for root in (home.resolve(), BUNDLED, *_allowed))
 
 
 def named_file(doc: Doc, at: Path_, spec: str, base: Path) -> Path:
@@ -43,7 +59,7 @@ def named_file(doc: Doc, at: Path_, spec: str, base: Path) -> Path:
     positioned there when it lies outside every allowed folder."""
     path = (base / spec).resolve()
     home = game_folder(doc.path)
-    if not any(path.is_relative_to(root) for root in (home, BUNDLED, *_allowed)):
+    if not inside(path, home):
         raise DiagnosticError([doc.diag(
             at, "OUTSIDE-GAME", f"{spec!r} is outside the game's folder {home}",
             "name files inside the game's folder, or give their folder on the command line")])

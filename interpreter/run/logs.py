@@ -19,9 +19,12 @@ from typing import IO, Any
 from interpreter.agents.basic import CONCEDE, Concede
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
+from interpreter.load import confine, json_text
 
 LOG_VERSION = 1
 MAX_LOG_BYTES = 512_000_000  # a million-decision match logs ~150 MB
+MAX_BUDGET = 10_000  # a search agent's iterations or worlds, when a log or a request names it
+MAX_SECONDS = 10
 _PLAYER = re.compile(r"P[1-9][0-9]?$")
 
 
@@ -46,13 +49,16 @@ class Log:
     steps: list[Step]
 
 
-def read(path: str | Path) -> Log:
-    """The log at `path`, checked line by line; TcgError naming the line otherwise."""
+def read(path: str | Path, home: Path | None = None) -> Log:
+    """The log at `path`, checked line by line; TcgError naming the line otherwise. The files
+    its header names must lie inside `home` (default: the log's game folder), the bundled
+    games or a folder given on the command line (load/confine.py)."""
     lines = _lines(path)
     if not lines:
         raise TcgError(f"{path} is empty")
     records = [_record(path, n, text) for n, text in enumerate(lines, start=1)]
     header = _header(path, records[0])
+    _confine(path, header, confine.game_folder(path) if home is None else home)
     steps = [_step(path, n, r) for n, r in enumerate(records[1:], start=2) if "d" in r]
     return Log(lines, header, steps)
 
@@ -78,8 +84,8 @@ def _lines(path: str | Path) -> list[str]:
 
 def _record(path: str | Path, n: int, text: str) -> dict:
     try:
-        record = json.loads(text)
-    except ValueError as e:  # (also a number past Python's 4,300 digits)
+        record = json_text.parse(text)
+    except json_text.JsonError as e:
         what = "its header" if n == 1 else "a JSON object"
         raise TcgError(f"{path}: line {n}: not {what}: {e}") from None
     if not isinstance(record, dict):
@@ -95,9 +101,9 @@ def _header(path: str | Path, h: dict) -> dict:
     if h.get("tcg") != LOG_VERSION:
         raise TcgError(f"{path}: line 1: not a tcg log (its header's 'tcg' must be {LOG_VERSION}, "
                        f"got {json.dumps(h.get('tcg'))[:20]})")
-    if not isinstance(h.get("ruleset"), str):
+    if not isinstance(h.get("ruleset"), str) or "\0" in h["ruleset"]:
         raise bad("ruleset", "text (a bundled id or a ruleset path)")
-    if not _texts(h.get("decks")):
+    if not _texts(h.get("decks")) or any("\0" in d for d in h["decks"]):
         raise bad("decks", "a list of deck file paths")
     if not _whole(h.get("seed")):
         raise bad("seed", "a whole number")
@@ -106,6 +112,37 @@ def _header(path: str | Path, h: dict) -> dict:
     if "turns" in h and not (_whole(h["turns"]) and h["turns"] >= 1):
         raise bad("turns", "a whole number of at least 1")
     return h
+
+
+def _confine(path: str | Path, h: dict, home: Path) -> None:
+    """A file the header names (read, as `tcg play` wrote it, relative to the current folder)
+    must lie inside the game: a log from a stranger must not have the answer quote
+    /etc/passwd. A ruleset that is no file is a bundled id."""
+    named = [("ruleset", h["ruleset"])] if Path(h["ruleset"]).exists() else []
+    named += [("decks", d) for d in h["decks"]]
+    for field, spec in named:
+        if not confine.inside(Path(spec), home):
+            raise TcgError(f"{path}: line 1: error[OUTSIDE-GAME]: the header's {field!r} names "
+                           f"{json.dumps(spec, ensure_ascii=False)[:120]}, outside the game's "
+                           f"folder {home}; keep the log inside the game's folder, or name "
+                           "files inside it")
+
+
+def check_agent(name: str, where: str) -> str:
+    """An agent named by a log or a request, held to a bounded search: every whole number in
+    it at most MAX_BUDGET and every time at most MAX_SECONDS (a stranger's
+    `mcts:1000000000` would search for days)."""
+    for part in name.split(":")[1:]:
+        timed = part.endswith("s")
+        try:
+            value = float(part[:-1] if timed else part)
+        except ValueError:
+            continue  # (not a budget: the agent's own parser says what is wrong)
+        if not value <= (MAX_SECONDS if timed else MAX_BUDGET):  # (NaN too)
+            raise TcgError(f"{where}: the agent {name[:80]!r} searches more than "
+                           f"{MAX_BUDGET:,} steps or {MAX_SECONDS} s a decision, the most a "
+                           "log or a request may ask for; name a smaller one")
+    return name
 
 
 def _step(path: str | Path, n: int, r: dict) -> Step:

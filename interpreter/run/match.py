@@ -137,9 +137,10 @@ class _Replaying:
         return self.script.answer(g)
 
 
-def read_log(path: str | Path) -> tuple[list[str], MatchSetup, list]:
-    """A log's lines, the match it records, and its decisions (indexes, or CONCEDE)."""
-    log = logs.read(path)
+def read_log(path: str | Path, home: Path | None = None) -> tuple[list[str], MatchSetup, list]:
+    """A log's lines, the match it records, and its decisions (indexes, or CONCEDE); `home`:
+    the folder the files it names must be in (logs.read)."""
+    log = logs.read(path, home)
     return log.lines, _setup_of(log), [step.value for step in log.steps]
 
 
@@ -160,6 +161,8 @@ def resume(path: str | Path, on_event: Callable[[dict], None] | None = None,
     log = logs.read(path)
     outputs.check_output(path)
     setup = _setup_of(log)
+    for a in setup.agents:
+        logs.check_agent(a, f"{path}: line 1")
     script = logs.Script(str(path), log.steps)
     agents = [_Resuming(make_agent(a, setup.seed * 1000 + i), script, is_human(a))
               for i, a in enumerate(setup.agents)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from interpreter.engine import observe
 from interpreter.engine.game import Game
 from interpreter.engine.state import GameState, visible
 
@@ -48,7 +49,8 @@ class Narrator:
         if "d" in r and r.get("concede"):
             return f"  {r['d']} concedes"
         if "d" in r:
-            question = f" ({r['q']})" if r.get("q") and not r["q"].endswith(": act") else ""
+            q = self._question(r.get("q"))
+            question = f" ({q})" if q and not q.endswith(": act") else ""
             if self.viewer is not None and r["d"] != self.me:
                 return f"  {r['d']} decides{question}"  # its consequences show what is public
             return f"  {r['d']}{question}: {r['o']}"
@@ -68,6 +70,14 @@ class Narrator:
         if any(v == [] for v in values):
             return None  # the verb had nothing to act on
         return f"    · {e}({', '.join(str(self._short(v)) for v in values)})"
+
+    def _question(self, q: str | None) -> str | None:
+        """The question of a decision record as the viewer may read it: while it is the live
+        match's pending one, a hidden card it names is hidden (observe.prompt_for)."""
+        g = self.state
+        if self.viewer is None or g is None or g.decision is None or g.decision.prompt != q:
+            return q
+        return observe.prompt_for(g, self.viewer)
 
     def _follow(self, r: dict) -> None:
         """Keep track of where each card is and whether the viewer may see it."""

@@ -2,20 +2,26 @@
 
 A seat is a URL with an unguessable token; every page it gets is built from its own
 observation. Replay routes read a log the user opened (everything in it is theirs to see); the
-results page reads a simulation's output folder (see results.py).
+results page reads a simulation's output folder (see results.py). Those need the viewer's
+token (`key`), printed with the viewer's URL. Every request must come to a name the server is
+served under from a page of its own (guard.py); the threat model is in docs/TABLE.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import re
+import secrets
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -23,6 +29,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.diagnostics import TcgError
+from interpreter.load import confine, json_text
+from interpreter.run.logs import check_agent
+from interpreter.table.guard import LOOPBACK, OriginCheck
 from interpreter.table.replay import Replay
 from interpreter.table.results import Results
 from interpreter.table.scenarios import export
@@ -30,6 +39,15 @@ from interpreter.table.session import Table, TableError
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 50_000_000  # bytes of an uploaded log
+MAX_MESSAGE = 100_000  # bytes of a JSON request or websocket message
+# Bodies a page on another site can send without asking first (CORS "simple" requests) have
+# one of these types, or none: a POST must name its own type (application/json, or
+# application/x-ndjson for a log).
+JSON, NDJSON = "application/json", "application/x-ndjson"
+
+
+class TooLarge(TableError):
+    """A request body past its limit: answered with HTTP 413."""
 
 
 class Room:
@@ -48,6 +66,9 @@ class Room:
                 old = self.table
                 if old.restart is None:
                     raise TableError("this table cannot start a new game")
+                if old.g.result is None and len(old.tokens) > 1:  # (a seat acts for itself)
+                    raise TableError("the match goes on: a new game can start once it is "
+                                     "over (or a seat concedes)")
                 self.table = await run_in_threadpool(old.restart)
                 self.table.tokens = old.tokens
                 self.table.stops = old.stops  # (the humans' settings go on: asked as before)
@@ -81,14 +102,23 @@ class Room:
 
 
 class Server:
-    def __init__(self, tables: list[Table] = (), replay: Replay | None = None,
-                 make_replay: Callable[[str], Replay] = Replay,
-                 results: Results | None = None) -> None:
+    """The table's routes. `hosts`: the names it is served under (guard.served_names); `key`
+    the viewer's token, which the replay and results routes need."""
+
+    def __init__(self, tables: Sequence[Table] = (), replay: Replay | None = None,
+                 make_replay: Callable[..., Replay] = Replay,
+                 results: Results | None = None, hosts: Sequence[str] = LOOPBACK) -> None:
         self.rooms: dict[str, Room] = {}
         for t in tables:
             self.add(t)
         self.replay, self.make_replay, self.results = replay, make_replay, results
-        self.app = Starlette(routes=[
+        self.key = secrets.token_urlsafe(16)
+        # uploads are written here and nowhere else, whatever a request names
+        self.folder = tempfile.TemporaryDirectory(prefix="tcg-serve-")
+        self.uploads = 0
+        middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
+                      Middleware(OriginCheck, hosts=hosts)]
+        self.app = Starlette(middleware=middleware, routes=[
             Route("/", self.index),
             Route("/api/view", self.get_view),
             Route("/api/act", self.post_act, methods=["POST"]),
@@ -103,7 +133,7 @@ class Server:
             WebSocketRoute("/ws", self.socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ], exception_handlers={TcgError: _refused, PermissionError: _forbidden,
-                               ValueError: _refused})
+                               ValueError: _refused, TooLarge: _too_large})
 
     def add(self, table: Table) -> list[str]:
         room = Room(table)
@@ -116,31 +146,36 @@ class Server:
             raise PermissionError("unknown seat: open the URL `tcg serve` printed")
         return self.rooms[token]
 
+    def viewer(self, request: Request) -> None:
+        """The replay and results routes: only for the viewer's URL."""
+        if not secrets.compare_digest(request.query_params.get("key", ""), self.key):
+            raise PermissionError("no viewer's key: open the viewer's URL `tcg serve` printed")
+
     async def index(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def get_view(self, request: Request) -> Response:
-        token = request.query_params.get("seat")
+        token = request.query_params.get("seat", "")
         return JSONResponse(await self.room(token).current(token))
 
     async def post_act(self, request: Request) -> Response:
-        token = request.query_params.get("seat")
-        message = await _json(request)
-        return JSONResponse(await self.room(token).act(token, message))
+        token = request.query_params.get("seat", "")
+        room = self.room(token)
+        return JSONResponse(await room.act(token, await _json(request)))
 
     async def get_log(self, request: Request) -> Response:
         """The match's JSON Lines log, once it is over (before, it would show hidden cards)."""
-        token = request.query_params.get("seat")
+        token = request.query_params.get("seat", "")
         table = self.room(token).table
         text = table.log_text()
-        filename = f"table-seed{table.seed}.jsonl"
         return Response(text, media_type="application/x-ndjson; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                        headers=attachment(f"table-seed{table.seed}.jsonl"))
 
     async def socket(self, ws: WebSocket) -> None:
-        token = ws.query_params.get("seat")
-        if token not in self.rooms:
-            await ws.close(code=4403)
+        token = ws.query_params.get("seat", "")
+        if token not in self.rooms:  # (accepted first: the page is told why, code 4403)
+            await ws.accept()
+            await ws.close(code=4403, reason="unknown seat")
             return
         room = self.rooms[token]
         await ws.accept()
@@ -148,12 +183,16 @@ class Server:
         try:
             await ws.send_json(await room.current(token))
             while True:
-                message = await ws.receive_json()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
                 try:
-                    await self.rooms[token].act(token, message if isinstance(message, dict) else {})
+                    if message.get("text") is None:
+                        raise TableError("send JSON as text frames, not binary ones")
+                    await room.act(token, _message(message["text"]))
                 except (TcgError, ValueError) as e:
                     await ws.send_json({"error": str(e)})
-        except (WebSocketDisconnect, json.JSONDecodeError):
+        except WebSocketDisconnect:
             pass
         finally:
             room.sockets.discard((ws, token))
@@ -165,6 +204,7 @@ class Server:
         return self.replay
 
     async def get_replay(self, request: Request) -> Response:
+        self.viewer(request)
         replay, q = self._replay(), request.query_params
         step = replay.step_of_turn(_int(q["turn"])) if "turn" in q else _int(q.get("step", "0"))
         seen = q.get("view", "all")
@@ -172,32 +212,41 @@ class Server:
         return JSONResponse(await run_in_threadpool(replay.view, min(step, replay.steps), viewer))
 
     async def post_replay(self, request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_UPLOAD:
-            raise TableError(f"the log is larger than {MAX_UPLOAD // 1_000_000} MB")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / (request.query_params.get("name") or "uploaded.jsonl")
-            path.write_bytes(body)
-            self.replay = await run_in_threadpool(self.make_replay, str(path))
+        """An uploaded log, written to the server's own folder under a name of the server's
+        (the `name` a request gives is only shown); its files are looked for in the game the
+        server was started in."""
+        self.viewer(request)
+        _content_type(request, NDJSON)
+        self.uploads += 1
+        path = Path(self.folder.name) / f"upload-{self.uploads}.jsonl"
+        try:
+            with open(path, "wb") as out:
+                await _stream(request, MAX_UPLOAD, out.write)
+            name = shown_name(request.query_params.get("name") or "uploaded.jsonl")
+            home = confine.project_folder(Path.cwd()) or confine.BUNDLED
+            self.replay = await run_in_threadpool(self.make_replay, path, name, home)
+        finally:
+            path.unlink(missing_ok=True)
         return JSONResponse({"steps": self.replay.steps})
 
     async def post_fork(self, request: Request) -> Response:
+        self.viewer(request)
         replay, message = self._replay(), await _json(request)
+        agent = check_agent(str(message.get("agent", "greedy")), "the fork")
         table = await run_in_threadpool(replay.fork, _int(message.get("step", 0)),
-                                        _player(message.get("seat", "P1")),
-                                        str(message.get("agent", "greedy")))
+                                        _player(message.get("seat", "P1")), agent)
         return JSONResponse({"url": f"/?seat={self.add(table)[0]}"})
 
     async def get_export(self, request: Request) -> Response:
+        self.viewer(request)
         replay = self._replay()
         step = _int(request.query_params.get("step", "0"))
         g = await run_in_threadpool(replay.state_at, step)
-        name = f"{Path(replay.source).stem} at step {step}"
+        stem = Path(replay.name).stem
         text = await run_in_threadpool(export, replay.game, g, replay.setup.ruleset,
-                                       replay.setup.seed, name)
-        filename = f"{Path(replay.source).stem}-step{step}.yaml"
+                                       replay.setup.seed, f"{stem} at step {step}")
         return Response(text, media_type="application/yaml; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                        headers=attachment(f"{stem}-step{step}.yaml"))
 
 
     # ---------- a simulation's results ----------
@@ -210,9 +259,11 @@ class Server:
         return FileResponse(STATIC / "results.html")
 
     async def get_results(self, request: Request) -> Response:
+        self.viewer(request)
         return JSONResponse(await run_in_threadpool(self._results().index))
 
     async def results_file(self, request: Request) -> Response:
+        self.viewer(request)
         path = self._results().file(request.path_params["name"])
         if path is None:
             return JSONResponse({"error": "not a file of the results folder"}, status_code=404)
@@ -220,13 +271,66 @@ class Server:
 
 
 async def _json(request: Request) -> dict[str, Any]:
+    """A request's JSON object: its type said, its size and nesting bounded."""
+    _content_type(request, JSON)
+    chunks: list[bytes] = []
+    await _stream(request, MAX_MESSAGE, chunks.append)
+    return _message(b"".join(chunks) or b"{}")
+
+
+def _message(body: str | bytes) -> dict[str, Any]:
+    """A message (a websocket frame's text, or a request's body): a JSON object, else
+    TableError saying what is wrong."""
+    if len(body) > MAX_MESSAGE:
+        raise TableError(f"the message is larger than {MAX_MESSAGE:,} bytes")
+    if not body.strip():
+        raise TableError("the message is empty: send a JSON object such as {\"option\": 0}")
     try:
-        data = json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise TableError(f"the request is not JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise TableError("the request must be a JSON object")
-    return data
+        value = json_text.parse(body)
+    except json_text.JsonError as e:
+        raise TableError(f"the message is {e}") from None
+    if not isinstance(value, dict):
+        raise TableError("the message must be a JSON object such as {\"option\": 0}")
+    return value
+
+
+def _content_type(request: Request, wanted: str) -> None:
+    """Refuse a body of another type: the types a page on another site may send without the
+    browser asking the server first (text/plain, forms, none) are all others."""
+    given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if given != wanted:
+        raise TableError(f"send the body as {wanted} (Content-Type), not {given or 'untyped'}")
+
+
+async def _stream(request: Request, limit: int, write: Callable[[bytes], Any]) -> None:
+    """Hand the body on chunk by chunk, refusing it as soon as it passes `limit` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise TooLarge(f"the body is larger than {limit:,} bytes")
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(f"the body is larger than {limit:,} bytes")
+        write(chunk)
+
+
+_UNSAFE = re.compile(r"[^\w.+-]+")
+
+
+def shown_name(name: str) -> str:
+    """A name a request gave, fit to show and to download as: letters, digits and `._+-`
+    only (no path, no quote, no line break), at most 100 characters."""
+    name = _UNSAFE.sub("_", name.replace("\\", "/").rpartition("/")[2]).strip("._")[:100]
+    return name or "uploaded.jsonl"
+
+
+def attachment(filename: str) -> dict[str, str]:
+    """A Content-Disposition header that downloads as `filename`: an ASCII fallback and the
+    UTF-8 name percent-encoded (RFC 6266), so nothing in it can end the header."""
+    fallback = re.sub(r"[^A-Za-z0-9._+-]+", "_", filename) or "download"
+    return {"Content-Disposition":
+            f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"}
 
 
 def _int(text: Any) -> int:
@@ -249,3 +353,7 @@ async def _refused(request: Request, e: Exception) -> Response:
 
 async def _forbidden(request: Request, e: Exception) -> Response:
     return JSONResponse({"error": str(e)}, status_code=403)
+
+
+async def _too_large(request: Request, e: Exception) -> Response:
+    return JSONResponse({"error": str(e)}, status_code=413)

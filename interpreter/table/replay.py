@@ -19,10 +19,13 @@ from interpreter.table.session import HUMAN, Table, TableError, option_cards, re
 class Replay:
     """Step k is the moment before the log's k-th decision (the last step: the end)."""
 
-    def __init__(self, path: str | Path) -> None:
-        lines, self.setup, self.script = read_log(path)
-        self.source = str(path)
-        self.records = [json.loads(x) for x in lines]
+    def __init__(self, path: str | Path, name: str | None = None,
+                 home: Path | None = None) -> None:
+        """name: what the page shows the log as (default: its file's); home: the folder the
+        files it names must be in (run/logs.read)."""
+        lines, self.setup, self.script = read_log(path, home)
+        self.name = name or Path(path).name
+        self.records = [json.loads(x) for x in lines]  # (read once already: JSON, bounded)
         self.game = load_game(self.setup.ruleset)
         self.decks = [d.sections for d in resolve_decks(self.game, self.setup.ruleset,
                                                         self.setup.decks)]
@@ -78,7 +81,7 @@ class Replay:
                           option_cards(g, viewer) if chosen is not None else [], lines,
                           result(g), mode="replay", step=k, steps=self.steps,
                           turn_of_step=self.turns[k] if k < self.steps else g.turn,
-                          chosen=chosen, source=Path(self.source).name,
+                          chosen=chosen, source=self.name,
                           players=[f"P{p + 1}" for p in g.players])
         return page
 

@@ -7,11 +7,11 @@ reached.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from interpreter.diagnostics import TcgError
+from interpreter.load import json_text
 
 # the documents the page draws, by the key it reads them under
 DOCUMENTS = {"summary": "summary.json", "cards": "cards.json", "ablation": "ablation.json",
@@ -36,7 +36,8 @@ class Results:
         if name not in SERVED:
             return None
         path = self.folder / name
-        return path if path.is_file() else None
+        inside = path.resolve().parent == self.folder.resolve()  # (a link out of it: not)
+        return path if inside and path.is_file() else None
 
     def index(self) -> dict[str, Any]:
         """Every document present, parsed, and the names of the plots and downloads present."""
@@ -54,6 +55,6 @@ def _read(path: Path) -> Any:
     if path.stat().st_size > MAX_DOCUMENT:
         raise TcgError(f"{path}: larger than {MAX_DOCUMENT // 1_000_000} MB")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        return json_text.parse(path.read_bytes())
+    except json_text.JsonError as e:
         raise TcgError(f"{path}: not a simulation's JSON ({e})") from None

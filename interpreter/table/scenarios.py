@@ -11,6 +11,7 @@ import yaml
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine.game import Game
 from interpreter.engine.state import GameState
+from interpreter.load import confine
 from interpreter.load.yamlpos import load_yaml
 from interpreter.run.loading import load_game, validate
 from interpreter.run.scenario import build_state
@@ -88,9 +89,12 @@ def puzzle(path: str | Path, agents: list[str], hotseat: bool = False) -> Table:
         raise DiagnosticError(problems)
     spec, here = doc.data, Path(path).parent
     ruleset = spec["ruleset"]
-    if (here / ruleset).is_file():  # (as `tcg test` reads it: relative to the scenario)
-        ruleset = str(here / ruleset)
-    game = load_game(ruleset, tuple(str(here / c) for c in spec.get("cards") or ()))
+    # (as `tcg test` reads them: relative to the scenario, and inside its game, confine.py)
+    cards = tuple(str(confine.named_file(doc, ("cards", i), c, here))
+                  for i, c in enumerate(spec.get("cards") or ()))
+    if (here / ruleset).is_file():
+        ruleset = str(confine.named_file(doc, ("ruleset",), ruleset, here))
+    game = load_game(ruleset, cards)
     seed = int(spec.get("seed", 0))
     if "state" not in spec and spec.get("decks"):
         decks = [{section: [name for name, n in cards.items() for _ in range(n)]

@@ -3,6 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const key = encodeURIComponent(new URLSearchParams(location.search).get("key") || "");  // the viewer's token
 const pct = (x) => (x === null || x === undefined ? "" : (100 * x).toFixed(1));
 const interval = (lo, hi) => `${pct(lo)} to ${pct(hi)}`;
 
@@ -78,11 +79,11 @@ function drawAblation(a) {
 
 function drawPlots(page) {
   $("plots").append(el("h2", {}, "plots"),
-    ...page.plots.map((name) => el("figure", {}, el("img", {src: `/results/${name}`, alt: name}), el("figcaption", {}, name))),
-    el("p", {class: "note"}, "files: ", page.downloads.map((n) => el("a", {href: `/results/${n}`, download: n}, n + " "))));
+    ...page.plots.map((name) => el("figure", {}, el("img", {src: `/results/${name}?key=${key}`, alt: name}), el("figcaption", {}, name))),
+    el("p", {class: "note"}, "files: ", page.downloads.map((n) => el("a", {href: `/results/${n}?key=${key}`, download: n}, n + " "))));
 }
 
-fetch("/api/results").then((r) => r.json()).then((page) => {
+fetch(`/api/results?key=${key}`).then((r) => r.json()).then((page) => {
   if (page.error) { $("status").textContent = page.error; return; }
   $("title").textContent = `simulation results: ${page.folder}`;
   drawSummary(page.summary);

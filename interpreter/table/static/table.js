@@ -5,6 +5,8 @@
 const params = new URLSearchParams(location.search);
 const seat = params.get("seat");
 const replayMode = params.has("replay");
+const key = encodeURIComponent(params.get("key") || "");  // the viewer's token (replay, fork, export)
+const JSON_BODY = {"Content-Type": "application/json"};  // (a typed body: no cross-site form can send it)
 const $ = (id) => document.getElementById(id);
 const BIG_ZONE = 12;  // more cards than this: the zone is folded
 let socket = null;
@@ -37,7 +39,7 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(message));
   } else {
-    fetch(`/api/act?seat=${encodeURIComponent(seat)}`, {method: "POST", body: JSON.stringify(message)})
+    fetch(`/api/act?seat=${encodeURIComponent(seat)}`, {method: "POST", headers: JSON_BODY, body: JSON.stringify(message)})
       .then((r) => r.json()).then(receive);
   }
 }
@@ -237,7 +239,7 @@ let viewer = "all";
 
 function loadStep(query) {
   const id = ++asked;
-  fetch(`/api/replay?${query}&view=${viewer}`).then((r) => r.json()).then((view) => {
+  fetch(`/api/replay?${query}&view=${viewer}&key=${key}`).then((r) => r.json()).then((view) => {
     if (id !== asked) return;
     if (view.error) { toast(view.error); return; }
     step = view.step;
@@ -262,7 +264,7 @@ function drawReplayBar(view) {
       el("option", {value: "all"}, "omniscient"));
     select.value = viewer;
   }
-  $("export").href = `/api/export?step=${view.step}`;
+  $("export").href = `/api/export?step=${view.step}&key=${key}`;
 }
 
 function startReplay() {
@@ -274,13 +276,15 @@ function startReplay() {
   $("viewer").onchange = () => { viewer = $("viewer").value; goTo(step); };
   $("fork").onclick = () => {
     const seatName = viewer === "all" ? (current.deciding || "P1") : viewer;
-    fetch("/api/fork", {method: "POST", body: JSON.stringify({step, seat: seatName, agent: $("agent").value})})
+    fetch(`/api/fork?key=${key}`, {method: "POST", headers: JSON_BODY,
+      body: JSON.stringify({step, seat: seatName, agent: $("agent").value})})
       .then((r) => r.json()).then((r) => { if (r.error) toast(r.error); else window.open(r.url, "_blank"); });
   };
   $("upload").onchange = () => {
     const file = $("upload").files[0];
     if (!file) return;
-    fetch(`/api/replay?name=${encodeURIComponent(file.name)}`, {method: "POST", body: file})
+    fetch(`/api/replay?name=${encodeURIComponent(file.name)}&key=${key}`,
+      {method: "POST", headers: {"Content-Type": "application/x-ndjson"}, body: file})
       .then((r) => r.json()).then((r) => { if (r.error) toast(r.error); else loadStep("step=0"); });
   };
   document.addEventListener("keydown", (e) => {
