@@ -21,6 +21,7 @@ from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
 from interpreter.load.yamlpos import Doc, load_text, load_yaml
+from interpreter.lsp.incremental import CardSets
 from interpreter.run.loading import load_game, validate
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
@@ -52,13 +53,21 @@ class Workspace:
         # each ruleset file's last text its schema accepts: its names stay known while a
         # change is half typed
         self._good: dict[str, Doc] = {}
+        self.card_sets = CardSets()  # long card sets, checked a card at a time
 
     # --- what the editor tells us -------------------------------------------------------
     def set_buffer(self, path: str, text: str) -> None:
         self.buffers[path] = text
 
     def drop_buffer(self, path: str) -> None:
+        """A file closed in the editor: its text and what was made of it are dropped (read
+        from disk again when another file needs it)."""
         self.buffers.pop(path, None)
+        self._entries.pop(path, None)
+        self.card_sets.drop(path)
+        if path not in (self._paths or ()):
+            self._good.pop(path, None)
+        self._games = {k: v for k, v in self._games.items() if path not in k[1]}
 
     def files_changed(self) -> None:
         """Files were created or deleted on disk: look for them again."""
