@@ -13,6 +13,7 @@ too long costs that message only.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -30,14 +31,16 @@ _NEXT = re.compile(rb"Content-Length:[ \t]*\d+\r\n", re.I)
 
 @dataclass(frozen=True)
 class Frame:
-    """One message's body, or the first HEAD bytes of a body of `size` bytes (too large)."""
+    """One message's body; or the first HEAD bytes of a body of `size` bytes (too large); or
+    (`cut`) a body that ended before the `size` its header gave."""
 
     body: bytes
     size: int = 0
+    cut: bool = False
 
     @property
     def too_large(self) -> bool:
-        return self.size > len(self.body)
+        return not self.cut and self.size > len(self.body)
 
 
 class Framer:
@@ -50,6 +53,7 @@ class Framer:
         self._skip = 0  # bytes left of a body too large to keep
         self._head = b""
         self._declared = 0
+        self._tried = -1  # the length of the incomplete body last tried as JSON
         self.dropped = 0  # bytes thrown away while resynchronising (for the log)
 
     def feed(self, data: bytes) -> None:
@@ -69,6 +73,7 @@ class Framer:
             return self._skipping()
         if len(self.buffer) < self._length:
             return None
+        self._tried = -1
         body = bytes(self.buffer[:self._length])
         del self.buffer[:self._length]
         self._length = None
@@ -81,17 +86,39 @@ class Framer:
         self._drop_to_header()
 
     def stalled(self) -> Frame | None:
-        """No more bytes arrive while a body is incomplete: when the next message's header is
-        already inside it, the length was too long, and the body ends there."""
+        """No more bytes arrive while a body is incomplete: when what came of it is already
+        a whole JSON text (a strict prefix of an object never is), or the next message's
+        header is inside it, the length was too long and the body ends there. (So too for a
+        body being skipped as too large, while what was skipped is all kept.)"""
+        if self._skip and len(self._head) == self._declared - self._skip:
+            body = self._ended(self._head)
+            if body is None:
+                return None
+            self.buffer[:0] = self._head[len(body):]
+            self._skip, self._head = 0, b""
+            return Frame(body, self._declared, cut=True)
         if self._length is None:
             return None
-        found = _NEXT.search(self.buffer, 1)
-        if found is None:
+        body = self._ended(bytes(self.buffer))
+        if body is None:
             return None
-        body = bytes(self.buffer[:found.start()])
-        del self.buffer[:found.start()]
-        self._length = None
-        return Frame(body)
+        del self.buffer[:len(body)]
+        size, self._length = self._length, None
+        return Frame(body, size, cut=True)
+
+    def _ended(self, partial: bytes) -> bytes | None:
+        """The part of an incomplete body that is a whole message, if one is."""
+        found = _NEXT.search(partial, 1)
+        if found is not None:
+            return partial[:found.start()]
+        if len(partial) == self._tried:
+            return None
+        self._tried = len(partial)
+        try:
+            json.loads(partial)
+        except (ValueError, RecursionError):
+            return None
+        return partial
 
     def _skipping(self) -> Frame | None:
         take = min(self._skip, len(self.buffer))

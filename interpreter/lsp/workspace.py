@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from interpreter.compile.names import Names, ruleset_names
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
-from interpreter.load.yamlpos import Doc, load_text, load_yaml
+from interpreter.load.yamlpos import MAX_BYTES, Doc, load_text, load_yaml
 from interpreter.lsp.incremental import CardSets
 from interpreter.run.loading import load_game, validate
 
@@ -29,6 +30,7 @@ _RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
 _TOP_KEY = re.compile(r"^([^\s#:'\"-][^:#]*):", re.M)
 _RULESET_KEY = re.compile(r"^(?:ruleset|id):[ \t]*[\"']?([^\s\"'#]+)", re.M)
 MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
+MAX_ENTRIES = 100_000  # names looked at in the walk (a workspace of `/` ends)
 
 
 @dataclass(frozen=True)
@@ -79,10 +81,12 @@ class Workspace:
         old = self._entries.get(path)
         if text is None:
             try:
-                stat = os.stat(path)
-                stamp = (stat.st_mtime_ns, stat.st_size)
+                st = os.stat(path)
+                stamp = (st.st_mtime_ns, st.st_size)
                 if old is not None and old.stamp == stamp:
                     return old
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                    return None  # (a FIFO would block, a huge file fill memory)
                 text = Path(path).read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError):
                 return None
@@ -217,21 +221,40 @@ def _resolved(path: str, rid: str | None) -> str | None:
 
 
 def _yaml_under(root: Path, limit: int) -> list[str]:
+    """The YAML files under `root` (at most `limit`, after looking at MAX_ENTRIES names):
+    regular files of at most MAX_BYTES, inside `root`. Symbolic links to folders are not
+    followed (no cycles, no way out); one to a file is taken if the file is inside `root`."""
     out: list[str] = []
     stack = [root]
-    while stack and len(out) < limit:
+    seen = 0
+    inside = root.resolve()
+    while stack and len(out) < limit and seen < MAX_ENTRIES:
         folder = stack.pop()
         try:
-            children = sorted(folder.iterdir())
+            with os.scandir(folder) as it:
+                children = sorted(it, key=lambda e: e.name)
         except OSError:
             continue
+        seen += len(children)
         for child in children:
-            if child.is_dir():
+            if child.is_dir(follow_symlinks=False):
                 if child.name not in _SKIP and not child.name.startswith("."):
-                    stack.append(child)
-            elif child.suffix in (".yaml", ".yml"):
-                out.append(str(child.resolve()))
+                    stack.append(Path(child.path))
+            elif child.name.endswith((".yaml", ".yml")) and (path := _regular(child.path)):
+                if path.is_relative_to(inside):
+                    out.append(str(path))
     return out[:limit]
+
+
+def _regular(path: str) -> Path | None:
+    """The resolved path of a regular file of at most MAX_BYTES (not a FIFO, device, or a
+    file too large to check), else None."""
+    try:
+        st = os.stat(path)
+        resolved = Path(path).resolve()
+    except (OSError, RuntimeError):
+        return None
+    return resolved if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_BYTES else None
 
 
 def _looks_like_ruleset(path: str) -> bool:
