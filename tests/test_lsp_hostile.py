@@ -5,6 +5,7 @@ check, and closed documents."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -98,10 +99,8 @@ class Server:
                 return found
             left = end - time.monotonic()
             assert left > 0 and self.proc.poll() is None, f"no answer; server exit {self.proc.poll()}"
-            try:
+            with contextlib.suppress(queue.Empty):
                 self.seen.append(self.received.get(timeout=min(left, 1.0)))
-            except queue.Empty:
-                pass
 
     def answer(self, msg_id: int | None, timeout: float = WAIT) -> dict:
         return self.wait(lambda m: "method" not in m and m.get("id", "none") == msg_id, timeout)

@@ -240,9 +240,9 @@ def _yaml_under(root: Path, limit: int) -> list[str]:
             if child.is_dir(follow_symlinks=False):
                 if child.name not in _SKIP and not child.name.startswith("."):
                     stack.append(Path(child.path))
-            elif child.name.endswith((".yaml", ".yml")) and (path := _regular(child.path)):
-                if path.is_relative_to(inside):
-                    out.append(str(path))
+            elif child.name.endswith((".yaml", ".yml")) and (path := _regular(child.path)) \
+                    and path.is_relative_to(inside):
+                out.append(str(path))
     return out[:limit]
 
 
