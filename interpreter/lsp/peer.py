@@ -32,7 +32,8 @@ _URI = re.compile(rb'"uri"\s*:\s*"((?:[^"\\]|\\.){1,4000})"')
 class Peer(Protocol):
     """What the connection needs of the server."""
 
-    protocol: JsonRPCProtocol
+    @property
+    def protocol(self) -> JsonRPCProtocol: ...
 
     def too_large(self, uri: str, size: int) -> None: ...
 

@@ -50,7 +50,7 @@ class TcgServer(LanguageServer):
         self._dependents: set[str] = set()  # files whose dependents are checked after them
         self.lock = threading.Lock()  # the workspace is read by one thread at a time
 
-    def start_io(self, stdin=None, stdout=None) -> None:  # type: ignore[no-untyped-def]
+    def start_io(self, stdin=None, stdout=None) -> None:
         """pygls' stdio server, reading through `peer` (bounded, resynchronising framing)."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
@@ -81,7 +81,8 @@ class TcgServer(LanguageServer):
         self.files.set_buffer(path, doc.source)
         return doc, path
 
-    def at_cursor(self, params: types.TextDocumentPositionParams) -> tuple[TextDocument, str, int, int]:
+    def at_cursor(self, params: types.CompletionParams | types.HoverParams | types.DefinitionParams,
+                  ) -> tuple[TextDocument, str, int, int]:
         """The document a request is about, its path, and the cursor's line and column
         (in the server's units, from the client's). A document that is not open, or a
         position past its last line, is invalid params (a column past its line's end is
