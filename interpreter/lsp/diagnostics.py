@@ -30,8 +30,7 @@ def diagnose(ws: Workspace, path: str, text: str,
         return [too_large(path)]
     if not is_game_file(text):
         return []
-    entry = ws.entry(path)
-    rid = entry.rid if entry is not None else None
+    rid = ws.rid_of(path, text)  # (not ws.entry: parsing a long file twice costs a keystroke)
     ruleset = ws.ruleset(rid)
     named = ruleset_id(text)  # as the file writes it: a path is read relative to the file
     rulesets = {named: ruleset} if named and ruleset is not None else {}

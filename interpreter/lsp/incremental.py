@@ -71,18 +71,21 @@ def split(text: str) -> Split | None:
         return None
     indent: str | None = None
     starts: list[int] = []
+    deeper = ""
     for i in range(at + 1, len(lines)):
         line = lines[i]
+        if indent is not None and line.startswith(deeper):
+            continue  # (most lines: inside a card)
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         item = _ITEM.match(line)
         if indent is None:
             if item is None:
                 return None
-            indent = item.group(1)
+            indent, deeper = item.group(1), item.group(1) + " "
         if item is not None and item.group(1) == indent:
             starts.append(i)
-        elif not line.startswith(indent + " "):
+        else:
             return None  # a top-level key after the list, a document marker...
     if not starts:
         return None

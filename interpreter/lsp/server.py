@@ -10,6 +10,7 @@ text has changed since is abandoned, its answer never sent.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -30,6 +31,8 @@ from interpreter.lsp.workspace import Workspace
 DELAY = 0.03  # seconds of quiet typing before a file is checked again (a check takes longer)
 TRIGGERS = [".", "「", "(", " "]
 MAX_INDEX = 2**31 - 1  # LSP's uinteger
+_RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (as check.files.kind_of tells them)
+_CARDS = re.compile(r"^cards:", re.M)
 
 
 def _version() -> str:
@@ -184,9 +187,10 @@ class TcgServer(LanguageServer):
     def dependents(self, uri: str, path: str) -> list[str]:
         """(On the checking thread.) When `uri` is a ruleset or card set, the other open
         files of its game: they are checked again after it."""
-        entry = self.files.entry(path)
-        if entry is None or entry.kind not in ("ruleset", "cards"):
-            return []
+        text = self.files.buffers.get(path, "")
+        if not (_RULESET.search(text) or _CARDS.search(text)):
+            return []  # (read from the text: parsing a long card set costs a keystroke)
+        rid = self.files.rid_of(path, text)
         out = []
         for other in list(self.workspace.text_documents):
             doc = self.workspace.text_documents.get(other)
@@ -194,7 +198,7 @@ class TcgServer(LanguageServer):
                 other_path = str(Path(to_fs_path(other) or other).resolve())
                 self.files.set_buffer(other_path, doc.source)
                 other_entry = self.files.entry(other_path)
-                if other_entry is not None and other_entry.rid == entry.rid:
+                if other_entry is not None and other_entry.rid == rid:
                     out.append(other)
         return out
 

@@ -51,6 +51,7 @@ class Workspace:
         self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
         self._entries: dict[str, Entry] = {}
         self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
+        self._ids: dict[str, str | None] = {}  # their ids, as the walk read them
         self._games: dict[tuple[str, tuple[str, ...]], tuple[tuple, Game | DiagnosticError]] = {}
         # each ruleset file's last text its schema accepts: its names stay known while a
         # change is half typed
@@ -106,21 +107,37 @@ class Workspace:
         entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)), stamp)
         return entry
 
+    def rid_of(self, path: str, text: str) -> str | None:
+        """The ruleset `entry(path).rid` would give for this text, read without parsing it."""
+        return _resolved(path, ruleset_id(text))
+
     def ruleset_paths(self) -> list[str]:
         """The workspace's ruleset files (those open, and on disk those whose text has a
         ruleset's top-level keys), found once and again after `files_changed`."""
         if self._paths is None:
             found: list[str] = []
+            self._ids = {}
             for root in self.roots:
-                found += [p for p in _yaml_under(root, MAX_FILES - len(found)) if _looks_like_ruleset(p)]
+                for p in _yaml_under(root, MAX_FILES - len(found)):
+                    head = _head(p)
+                    if _RULESET.search(head):
+                        found.append(p)
+                        self._ids[p] = ruleset_id(head)
             self._paths = found
         return sorted({*self._paths, *(p for p, t in self.buffers.items() if _RULESET.search(t))})
 
+    def _id(self, path: str) -> str | None:
+        """The id a ruleset file's text gives (the editor's text, else the walk's look)."""
+        text = self.buffers.get(path)
+        return ruleset_id(text) if text is not None else self._ids.get(path)
+
     # --- rulesets, cards, games -------------------------------------------------------------
-    def rulesets(self) -> dict[str, Doc]:
-        """id -> ruleset, of the workspace's rulesets; when two share an id, the one named
+    def rulesets(self, rid: str | None = None) -> dict[str, Doc]:
+        """id -> ruleset, of the workspace's rulesets (only those whose text names `rid`
+        when given: the others are not parsed); when two share an id, the one named
         rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
-        found = [(e.rid, self._good[p]) for p in self.ruleset_paths()
+        paths = [p for p in self.ruleset_paths() if rid is None or self._id(p) == rid]
+        found = [(e.rid, self._good[p]) for p in paths
                  if (e := self.entry(p)) is not None and e.kind == "ruleset" and e.rid and p in self._good]
         found.sort(key=lambda f: Path(f[1].path).parts[-2:] != ("rulesets", f"{f[0]}.yaml"))
         out: dict[str, Doc] = {}
@@ -131,7 +148,7 @@ class Workspace:
     def ruleset(self, rid: str | None) -> Doc | None:
         if not rid:
             return None
-        found = self.rulesets().get(rid)
+        found = self.rulesets(rid).get(rid)
         if found is not None:
             return found
         try:
@@ -257,9 +274,10 @@ def _regular(path: str) -> Path | None:
     return resolved if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_BYTES else None
 
 
-def _looks_like_ruleset(path: str) -> bool:
+def _head(path: str) -> str:
+    """The start of a file, where a ruleset's top-level keys are."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            return bool(_RULESET.search(f.read(200_000)))
+            return f.read(200_000)
     except OSError:
-        return False
+        return ""
