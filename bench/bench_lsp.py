@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import resource
 import statistics
 import sys
 import tempfile
@@ -53,8 +54,10 @@ def card_set(n: int) -> str:
     return text
 
 
-async def first_diagnostic() -> float:
-    """Seconds from starting the server to the diagnostics of the first file opened."""
+async def first_diagnostic() -> tuple[float, float]:
+    """Seconds from starting the server to the diagnostics of the first file opened, and
+    the server's CPU seconds for that (and its exit): the figure that does not depend on
+    what else the machine runs."""
     published: set[str] = set()
     client = LanguageClient("bench", "0")
 
@@ -77,7 +80,13 @@ async def first_diagnostic() -> float:
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return took
+    return took, _children_cpu()
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the child processes that have ended (the server, once stopped)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def lsp_edits(text: str, edits: int) -> list[float]:
@@ -122,9 +131,9 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=2000)
     parser.add_argument("--edits", type=int, default=10)
     args = parser.parse_args()
-    first = asyncio.run(first_diagnostic())
-    print(f"first diagnostic after start (cold): {first:.2f} s (target {FIRST_TARGET_S} s: "
-          f"{'met' if first <= FIRST_TARGET_S else 'MISSED'})")
+    first, cpu = asyncio.run(first_diagnostic())
+    print(f"first diagnostic after start (cold): {first:.2f} s, {cpu:.2f} s of the server's CPU "
+          f"(target {FIRST_TARGET_S} s: {'met' if max(first, cpu) <= FIRST_TARGET_S else 'MISSED'})")
     text = card_set(args.cards)
     checks = []
     for i in range(3):

@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
-from interpreter.lsp import completion, definition, diagnostics, hover, peer
+from interpreter.lsp import diagnostics, peer
 from interpreter.lsp.incremental import Cancelled
 from interpreter.lsp.workspace import Workspace
 
@@ -252,6 +252,8 @@ def did_change_files(ls: TcgServer, params: types.DidChangeWatchedFilesParams) -
                 types.CompletionOptions(trigger_characters=TRIGGERS))
 @server.thread()  # (the workspace may be busy with a check: the connection is still read)
 def complete(ls: TcgServer, params: types.CompletionParams) -> types.CompletionList:
+    from interpreter.lsp import completion  # (imported on first use: a quicker first diagnostic)
+
     with ls.lock:
         doc, path, line, col = ls.at_cursor(params)
         items = completion.complete(ls.files, path, doc.source, line, col)
@@ -261,6 +263,8 @@ def complete(ls: TcgServer, params: types.CompletionParams) -> types.CompletionL
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 @server.thread()
 def on_hover(ls: TcgServer, params: types.HoverParams) -> types.Hover | None:
+    from interpreter.lsp import hover
+
     with ls.lock:
         doc, path, line, col = ls.at_cursor(params)
         text = hover.hover(ls.files, path, doc.source, line, col)
@@ -272,6 +276,8 @@ def on_hover(ls: TcgServer, params: types.HoverParams) -> types.Hover | None:
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 @server.thread()
 def on_definition(ls: TcgServer, params: types.DefinitionParams) -> types.Location | None:
+    from interpreter.lsp import definition
+
     with ls.lock:
         doc, path, line, col = ls.at_cursor(params)
         target = definition.definition(ls.files, path, doc.source, line, col)

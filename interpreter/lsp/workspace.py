@@ -126,6 +126,17 @@ class Workspace:
             self._paths = found
         return sorted({*self._paths, *(p for p, t in self.buffers.items() if _RULESET.search(t))})
 
+    def _conventional(self, rid: str) -> list[str]:
+        """A workspace folder's rulesets/<rid>.yaml, if it is that ruleset: it would win over
+        the others the search finds, so the first check need not wait for the search."""
+        for root in self.roots:
+            path = root / "rulesets" / f"{rid}.yaml"
+            if _regular(str(path)) is not None:
+                text = self.buffers.get(str(path.resolve()))
+                if ruleset_id(text if text is not None else _head(str(path))) == rid:
+                    return [str(path.resolve())]
+        return []
+
     def _id(self, path: str) -> str | None:
         """The id a ruleset file's text gives (the editor's text, else the walk's look)."""
         text = self.buffers.get(path)
@@ -136,7 +147,9 @@ class Workspace:
         """id -> ruleset, of the workspace's rulesets (only those whose text names `rid`
         when given: the others are not parsed); when two share an id, the one named
         rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
-        paths = [p for p in self.ruleset_paths() if rid is None or self._id(p) == rid]
+        paths = self._conventional(rid) if rid is not None else []
+        if not paths:
+            paths = [p for p in self.ruleset_paths() if rid is None or self._id(p) == rid]
         found = [(e.rid, self._good[p]) for p in paths
                  if (e := self.entry(p)) is not None and e.kind == "ruleset" and e.rid and p in self._good]
         found.sort(key=lambda f: Path(f[1].path).parts[-2:] != ("rulesets", f"{f[0]}.yaml"))
