@@ -292,3 +292,14 @@ def test_a_closed_document_leaves_nothing_behind(tmp_path):
         ws.drop_buffer(path)
     held = [*ws.buffers, *ws._entries, *ws.card_sets._files]
     assert not set(paths) & set(held)
+
+
+def test_a_path_with_spaces_and_kana_is_checked_and_answered(server, tmp_path):
+    """An editor %-escapes such a path in its uri; the server still finds the open document."""
+    uri = (tmp_path / "my cards" / "カード.yaml").as_uri()
+    assert "%20" in uri
+    server.open(uri, PROBE_TEXT.replace("power: 1", "power: 1\n    bogus: 2"))
+    assert server.published(uri, 1)["params"]["diagnostics"]
+    server.request(30, "textDocument/hover", {"textDocument": {"uri": uri},
+                                              "position": {"line": 2, "character": 10}})
+    assert "error" not in server.answer(30)

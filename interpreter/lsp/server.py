@@ -16,6 +16,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -91,7 +92,7 @@ class TcgServer(LanguageServer):
         position past its last line, is invalid params (a column past its line's end is
         that end, as LSP says)."""
         uri, at = params.text_document.uri, params.position
-        if uri not in self.workspace.text_documents:
+        if self.opened(uri) is None:
             raise JsonRpcInvalidParams(f"{uri} is not open (didOpen it first)")
         doc, path = self.document(uri)
         if at.line > max(len(doc.lines), 1) or at.character > MAX_INDEX:
@@ -114,7 +115,7 @@ class TcgServer(LanguageServer):
         """Check the document's current text on the checking thread; if a check of it is
         under way, once that one ends (it stops early, its text being old)."""
         self._pending.pop(uri, None)
-        if uri not in self.workspace.text_documents:
+        if self.opened(uri) is None:
             return
         if uri in self._running:
             self._again.add(uri)
@@ -127,8 +128,13 @@ class TcgServer(LanguageServer):
         self._running[uri] = job
         job.add_done_callback(lambda f: loop.call_soon_threadsafe(self._checked, uri, version, f))
 
+    def opened(self, uri: str) -> TextDocument | None:
+        """The open document of `uri` (pygls keeps them by their unquoted uri: an editor
+        writes a path with spaces or kana %-escaped)."""
+        return self.workspace.text_documents.get(unquote(uri))
+
     def _current(self, uri: str, version: int | None) -> bool:
-        doc = self.workspace.text_documents.get(uri)
+        doc = self.opened(uri)
         return doc is not None and doc.version == version
 
     def _diagnose(self, uri: str, version: int | None, text: str,
