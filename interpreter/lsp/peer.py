@@ -14,7 +14,6 @@ import json
 import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcParseError
@@ -42,25 +41,37 @@ async def serve(server: Peer, fd: int, stop: threading.Event) -> None:
     """Read messages from `fd` until it ends (or `stop` is set) and handle each."""
     framer = Framer()
     loop = asyncio.get_running_loop()
-    with ThreadPoolExecutor(1, thread_name_prefix="tcg-lsp-read") as reader:
-        pending: asyncio.Future[bytes] | None = None
-        while not stop.is_set():
-            frame = framer.next_frame()
-            if frame is not None:
-                deliver(server, framer, frame)
-                continue
-            if pending is None:
-                pending = loop.run_in_executor(reader, os.read, fd, CHUNK)
-            done, _ = await asyncio.wait({pending}, timeout=STALL)
-            if not done:
-                stalled = framer.stalled()
-                if stalled is not None:
-                    deliver(server, framer, stalled)
-                continue
-            data, pending = pending.result(), None
-            if not data:
-                break
-            framer.feed(data)
+    chunks: asyncio.Queue[bytes] = asyncio.Queue(maxsize=16)  # (bounded: the reader waits)
+
+    def read() -> None:
+        """(A daemon thread: a read waiting on the editor must not keep the process alive.)"""
+        data = b"x"
+        while data:
+            try:
+                data = os.read(fd, CHUNK)
+            except OSError:
+                data = b""
+            try:
+                asyncio.run_coroutine_threadsafe(chunks.put(data), loop).result()
+            except RuntimeError:  # the loop has ended
+                return
+
+    threading.Thread(target=read, name="tcg-lsp-read", daemon=True).start()
+    while not stop.is_set():
+        frame = framer.next_frame()
+        if frame is not None:
+            deliver(server, framer, frame)
+            continue
+        try:
+            data = await asyncio.wait_for(chunks.get(), STALL)
+        except asyncio.TimeoutError:
+            stalled = framer.stalled()
+            if stalled is not None:
+                deliver(server, framer, stalled)
+            continue
+        if not data:
+            break
+        framer.feed(data)
 
 
 def deliver(server: Peer, framer: Framer, frame: Frame) -> None:
