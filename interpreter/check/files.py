@@ -54,10 +54,13 @@ class Known:
     (by the name a file gives them: an id or a path as written), looked up before the
     bundled ones, and `game(ruleset, extra card sets)`, the compiled game a deck or
     scenario is checked against (a ruleset named by a path comes absolute; raises
-    DiagnosticError). The editor caches its games; `tcg check` builds them as it goes."""
+    DiagnosticError). The editor caches its games; `tcg check` builds them as it goes.
+    `cards`: names of cards a card set's texts may name besides its own (the editor checks a
+    long card set one card at a time, with the names of the others)."""
 
     rulesets: Mapping[str, Doc] = field(default_factory=dict)
     game: GameProvider | None = None
+    cards: frozenset[str] = frozenset()
 
 
 def check_documents(loaded: list[Doc], report: Report | None = None,
@@ -92,7 +95,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
     for rid, card_docs in groups.items():
         ruleset_doc = rulesets.get(rid) or _bundled(rid, card_docs[0], report)
         if ruleset_doc is not None:
-            _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c))
+            _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c, known_cards=known.cards))
             report.extend(_forbidden(ruleset_doc, card_docs))
     finder = GameFinder(report, rulesets, groups, known.game)
     for doc in docs["deck"]:

@@ -6,11 +6,13 @@ client's units (UTF-16 by default)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from lsprotocol import types
 
-from interpreter.check.files import Known, check_text
+from interpreter.check.files import Known
 from interpreter.diagnostics import Diagnostic
+from interpreter.load.yamlpos import MAX_BYTES
 from interpreter.lsp.workspace import Workspace, is_game_file, ruleset_id
 
 SOURCE = "tcg"
@@ -19,23 +21,36 @@ _QUOTED = re.compile(r"'([^']+)'")
 _WORD = re.compile(r"[\w-]+")
 
 
-def diagnose(ws: Workspace, path: str, text: str) -> list[types.Diagnostic]:
+def diagnose(ws: Workspace, path: str, text: str,
+             cancelled: Callable[[], bool] = lambda: False) -> list[types.Diagnostic]:
     """What `tcg check` says about this file, read from `text` (nothing about a YAML file
-    that is not a game's)."""
+    that is not a game's). `cancelled` is asked between the parts of a long card set: when
+    it says yes, incremental.Cancelled is raised."""
+    if _too_large(text):
+        return [too_large(path)]
     if not is_game_file(text):
         return []
-    entry = ws.entry(path)
-    rid = entry.rid if entry is not None else None
+    rid = ws.rid_of(path, text)  # (not ws.entry: parsing a long file twice costs a keystroke)
     ruleset = ws.ruleset(rid)
     named = ruleset_id(text)  # as the file writes it: a path is read relative to the file
     rulesets = {named: ruleset} if named and ruleset is not None else {}
-    report = check_text(path, text, Known(rulesets, ws.game))
+    report = ws.card_sets.check(path, text, Known(rulesets, ws.game), cancelled)
     lines = text.splitlines()
     own = [to_lsp(d, lines) for d in report.diagnostics if d.path == path]
     elsewhere = [d for d in report.diagnostics if d.path != path]
     if elsewhere:
         own.append(_elsewhere(elsewhere, lines))
     return own
+
+
+def _too_large(text: str) -> bool:
+    """Whether the text is more than MAX_BYTES in UTF-8 (a character is 1 to 4 bytes)."""
+    return len(text) > MAX_BYTES or (len(text) * 4 > MAX_BYTES and len(text.encode("utf-8")) > MAX_BYTES)
+
+
+def too_large(path: str) -> types.Diagnostic:
+    """`tcg check`'s answer to a file larger than it reads (load/yamlpos.py)."""
+    return to_lsp(Diagnostic(path, 1, 1, "TOO-LARGE", f"file is larger than {MAX_BYTES:,} bytes"), [])
 
 
 def _elsewhere(found: list[Diagnostic], lines: list[str]) -> types.Diagnostic:

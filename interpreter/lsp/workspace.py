@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,8 @@ from interpreter.compile.names import Names, ruleset_names
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
 from interpreter.load import files
-from interpreter.load.yamlpos import Doc, load_text, load_yaml
+from interpreter.load.yamlpos import MAX_BYTES, Doc, load_text, load_yaml
+from interpreter.lsp.incremental import CardSets
 from interpreter.run.loading import load_game, validate
 
 _SKIP = {".git", ".venv", "venv", "node_modules", "out", "__pycache__", ".ci-venv"}
@@ -28,6 +30,7 @@ _RULESET = re.compile(r"^(?:turn|zones):", re.M)  # (see check.files.kind_of)
 _TOP_KEY = re.compile(r"^([^\s#:'\"-][^:#]*):", re.M)
 _RULESET_KEY = re.compile(r"^(?:ruleset|id):[ \t]*[\"']?([^\s\"'#]+)", re.M)
 MAX_FILES = 5_000  # a workspace that is a home folder must not be read whole
+MAX_ENTRIES = 100_000  # names looked at in the walk (a workspace of `/` ends)
 
 
 @dataclass(frozen=True)
@@ -48,17 +51,26 @@ class Workspace:
         self.buffers: dict[str, str] = {}  # path -> the editor's unsaved text
         self._entries: dict[str, Entry] = {}
         self._paths: list[str] | None = None  # the workspace's ruleset files, found on first use
+        self._ids: dict[str, str | None] = {}  # their ids, as the walk read them
         self._games: dict[tuple[str, tuple[str, ...]], tuple[tuple, Game | DiagnosticError]] = {}
         # each ruleset file's last text its schema accepts: its names stay known while a
         # change is half typed
         self._good: dict[str, Doc] = {}
+        self.card_sets = CardSets()  # long card sets, checked a card at a time
 
     # --- what the editor tells us -------------------------------------------------------
     def set_buffer(self, path: str, text: str) -> None:
         self.buffers[path] = text
 
     def drop_buffer(self, path: str) -> None:
+        """A file closed in the editor: its text and what was made of it are dropped (read
+        from disk again when another file needs it)."""
         self.buffers.pop(path, None)
+        self._entries.pop(path, None)
+        self.card_sets.drop(path)
+        if path not in (self._paths or ()):
+            self._good.pop(path, None)
+        self._games = {k: v for k, v in self._games.items() if path not in k[1]}
 
     def files_changed(self) -> None:
         """Files were created or deleted on disk: look for them again."""
@@ -70,10 +82,12 @@ class Workspace:
         old = self._entries.get(path)
         if text is None:
             try:
-                stat = os.stat(path)
-                stamp = (stat.st_mtime_ns, stat.st_size)
+                st = os.stat(path)
+                stamp = (st.st_mtime_ns, st.st_size)
                 if old is not None and old.stamp == stamp:
                     return old
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                    return None  # (a FIFO would block, a huge file fill memory)
                 text = Path(path).read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError):
                 return None
@@ -93,21 +107,50 @@ class Workspace:
         entry = self._entries[path] = Entry(text, doc, kind, _resolved(path, ruleset_id(text)), stamp)
         return entry
 
+    def rid_of(self, path: str, text: str) -> str | None:
+        """The ruleset `entry(path).rid` would give for this text, read without parsing it."""
+        return _resolved(path, ruleset_id(text))
+
     def ruleset_paths(self) -> list[str]:
         """The workspace's ruleset files (those open, and on disk those whose text has a
         ruleset's top-level keys), found once and again after `files_changed`."""
         if self._paths is None:
             found: list[str] = []
+            self._ids = {}
             for root in self.roots:
-                found += [p for p in _yaml_under(root, MAX_FILES - len(found)) if _looks_like_ruleset(p)]
+                for p in _yaml_under(root, MAX_FILES - len(found)):
+                    head = _head(p)
+                    if _RULESET.search(head):
+                        found.append(p)
+                        self._ids[p] = ruleset_id(head)
             self._paths = found
         return sorted({*self._paths, *(p for p, t in self.buffers.items() if _RULESET.search(t))})
 
+    def _conventional(self, rid: str) -> list[str]:
+        """A workspace folder's rulesets/<rid>.yaml, if it is that ruleset: it would win over
+        the others the search finds, so the first check need not wait for the search."""
+        for root in self.roots:
+            path = root / "rulesets" / f"{rid}.yaml"
+            if _regular(str(path)) is not None:
+                text = self.buffers.get(str(path.resolve()))
+                if ruleset_id(text if text is not None else _head(str(path))) == rid:
+                    return [str(path.resolve())]
+        return []
+
+    def _id(self, path: str) -> str | None:
+        """The id a ruleset file's text gives (the editor's text, else the walk's look)."""
+        text = self.buffers.get(path)
+        return ruleset_id(text) if text is not None else self._ids.get(path)
+
     # --- rulesets, cards, games -------------------------------------------------------------
-    def rulesets(self) -> dict[str, Doc]:
-        """id -> ruleset, of the workspace's rulesets; when two share an id, the one named
+    def rulesets(self, rid: str | None = None) -> dict[str, Doc]:
+        """id -> ruleset, of the workspace's rulesets (only those whose text names `rid`
+        when given: the others are not parsed); when two share an id, the one named
         rulesets/<id>.yaml wins (a test's stand-in must not hide the game)."""
-        found = [(e.rid, self._good[p]) for p in self.ruleset_paths()
+        paths = self._conventional(rid) if rid is not None else []
+        if not paths:
+            paths = [p for p in self.ruleset_paths() if rid is None or self._id(p) == rid]
+        found = [(e.rid, self._good[p]) for p in paths
                  if (e := self.entry(p)) is not None and e.kind == "ruleset" and e.rid and p in self._good]
         found.sort(key=lambda f: Path(f[1].path).parts[-2:] != ("rulesets", f"{f[0]}.yaml"))
         out: dict[str, Doc] = {}
@@ -118,7 +161,7 @@ class Workspace:
     def ruleset(self, rid: str | None) -> Doc | None:
         if not rid:
             return None
-        found = self.rulesets().get(rid)
+        found = self.rulesets(rid).get(rid)
         if found is not None:
             return found
         try:
@@ -208,26 +251,46 @@ def _resolved(path: str, rid: str | None) -> str | None:
 
 
 def _yaml_under(root: Path, limit: int) -> list[str]:
+    """The YAML files under `root` (at most `limit`, after looking at MAX_ENTRIES names):
+    regular files of at most MAX_BYTES, inside `root`. Symbolic links to folders are not
+    followed (no cycles, no way out); one to a file is taken if the file is inside `root`."""
     out: list[str] = []
     stack = [root]
-    while stack and len(out) < limit:
+    seen = 0
+    inside = root.resolve()
+    while stack and len(out) < limit and seen < MAX_ENTRIES:
         folder = stack.pop()
         try:
-            children = sorted(folder.iterdir())
+            with os.scandir(folder) as it:
+                children = sorted(it, key=lambda e: e.name)
         except OSError:
             continue
+        seen += len(children)
         for child in children:
-            if child.is_dir():
+            if child.is_dir(follow_symlinks=False):
                 if child.name not in _SKIP and not child.name.startswith("."):
-                    stack.append(child)
-            elif child.suffix in (".yaml", ".yml"):
-                out.append(str(child.resolve()))
+                    stack.append(Path(child.path))
+            elif child.name.endswith((".yaml", ".yml")) and (path := _regular(child.path)) \
+                    and path.is_relative_to(inside):
+                out.append(str(path))
     return out[:limit]
 
 
-def _looks_like_ruleset(path: str) -> bool:
+def _regular(path: str) -> Path | None:
+    """The resolved path of a regular file of at most MAX_BYTES (not a FIFO, device, or a
+    file too large to check), else None."""
+    try:
+        st = os.stat(path)
+        resolved = Path(path).resolve()
+    except (OSError, RuntimeError):
+        return None
+    return resolved if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_BYTES else None
+
+
+def _head(path: str) -> str:
+    """The start of a file, where a ruleset's top-level keys are."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            return bool(_RULESET.search(f.read(200_000)))
+            return f.read(200_000)
     except OSError:
-        return False
+        return ""
