@@ -324,17 +324,49 @@ def test_paired_difference_counts_only_the_twins_that_differ():
 
 # ---------- plots ----------
 
-def test_plots_set_japanese_names_in_a_cjk_font_when_one_is_installed(monkeypatch, tmp_path):
-    pytest.importorskip("matplotlib")
+def _system_has_cjk_font() -> bool:
+    """fontconfig's own answer (CI installs fonts-noto-cjk), independent of matplotlib's cache."""
+    return bool(shutil.which("fc-list")) and "cjk" in subprocess.run(
+        ["fc-list"], capture_output=True, text=True).stdout.lower()
+
+
+@pytest.fixture
+def stale_font_cache(monkeypatch):
+    """matplotlib's font list as a cache built before any CJK font was installed."""
+    font_manager = pytest.importorskip("matplotlib.font_manager")
     from interpreter.run import plots
 
-    cjk = shutil.which("fc-list") and "cjk" in subprocess.run(
-        ["fc-list"], capture_output=True, text=True).stdout.lower()
-    if cjk:  # (CI installs fonts-noto-cjk)
-        assert "CJK" in plots.cjk_font() and plots.font_note() is None
-    rows = C.card_rows("赤の速攻", [(True, {"drawn": ["見習い剣士"], "opening": [], "played": {}}),
+    fonts = font_manager.fontManager
+    monkeypatch.setattr(fonts, "ttflist", [f for f in fonts.ttflist if not plots._cjk_among({f.name})])
+    plots.cjk_font.cache_clear()
+    yield font_manager
+    plots.cjk_font.cache_clear()
+
+
+def _card_rows() -> list[dict]:
+    return C.card_rows("赤の速攻", [(True, {"drawn": ["見習い剣士"], "opening": [], "played": {}}),
                                     (False, {"drawn": [], "opening": [], "played": {}})], ["見習い剣士"])
-    monkeypatch.setattr(plots, "cjk_font", lambda: None)
+
+
+def test_plots_find_a_cjk_font_installed_after_matplotlibs_font_cache(stale_font_cache, tmp_path):
+    from interpreter.run import plots
+
+    if not _system_has_cjk_font():
+        pytest.skip("no CJK font on this machine")
+    font = plots.cjk_font()
+    assert font is not None and "CJK" in font and plots.font_note() is None
+    found = stale_font_cache.findfont(stale_font_cache.FontProperties(family=font),
+                                      fallback_to_default=False)
+    assert "cjk" in Path(found).name.lower(), found  # the names are drawn in that file's glyphs
+    assert plots.cards(_card_rows(), {"赤の速攻": 0.5}, tmp_path / "cards.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_without_any_cjk_font_the_plots_are_drawn_and_the_note_says_install_one(
+        stale_font_cache, monkeypatch, tmp_path):
+    from interpreter.run import plots
+
+    monkeypatch.setattr(stale_font_cache, "findSystemFonts", lambda *a, **k: [])
+    assert plots.cjk_font() is None
     assert "apt-get install fonts-noto-cjk" in plots.font_note()
-    path = plots.cards(rows, {"赤の速攻": 0.5}, tmp_path / "cards.png")
+    path = plots.cards(_card_rows(), {"赤の速攻": 0.5}, tmp_path / "cards.png")
     assert path.read_bytes()[:4] == b"\x89PNG"  # drawn all the same, the names perhaps as boxes
