@@ -28,6 +28,16 @@ def ucb_decks(ucb):
     return [d.sections for d in resolve_decks(ucb, "ucb", [])]
 
 
+@pytest.fixture
+def no_plots(monkeypatch):
+    """`tcg simulate --out` without its PNGs, for tests that do not look at them: drawing them
+    takes seconds, more than the matches. The tests of the plots draw them."""
+    from interpreter.run import plots
+
+    monkeypatch.setattr(plots, "simulation", lambda *args: [])
+    monkeypatch.setattr(plots, "round_robin", lambda *args: [])
+
+
 def bundled_rulesets() -> list[str]:
     return files.bundled_ids()
 

@@ -6,11 +6,8 @@ import csv
 import importlib.util
 import io
 import json
-import os
 import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,14 +22,13 @@ from interpreter.run.ablation import mcnemar, paired
 from interpreter.run.loading import load_game
 from interpreter.run.report import render_cards
 from interpreter.run.stats import newcombe
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
 
-def tcg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, env=env)
+tcg = tcg_in_process
 
 
 def table(out: Path) -> dict:
@@ -184,6 +180,7 @@ def test_every_bundled_ruleset_writes_a_card_table(ruleset, tmp_path):
     assert len((tmp_path / "cards.csv").read_text(encoding="utf-8").splitlines()) == 1 + len(run.cards)
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_resume_and_worker_count_keep_the_table(ucb_run, tmp_path):
     _, whole = ucb_run
     part = tmp_path / "part"
@@ -195,20 +192,7 @@ def test_resume_and_worker_count_keep_the_table(ucb_run, tmp_path):
     assert table(part) == table(whole)
 
 
-def test_ray_gives_the_same_table_as_the_local_pool(ucb_run):
-    pytest.importorskip("ray")
-    _, local = ucb_run
-    home = Path(tempfile.mkdtemp(prefix="tcgray", dir="/tmp"))  # short: Ray's socket paths
-    try:
-        env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": str(home / "t")}
-        r = tcg("simulate", "ucb", "--games", "24", "--workers", "2", "--seed", "3", "--chunk", "4",
-                "--backend", "ray", "--out", str(home / "out"), "--quiet", env=env)
-        assert r.returncode == 0, r.stdout + r.stderr
-        assert table(home / "out") == table(local)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-
-
+@pytest.mark.usefixtures("no_plots")
 def test_round_robin_has_a_table_per_pair_and_an_overall_one(tmp_path):
     decks = tmp_path / "decks"
     decks.mkdir()
@@ -259,6 +243,7 @@ def test_an_overpowered_card_wins_more_when_drawn_than_its_deck(tmp_path):
 
 # ---------- --swap ----------
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_card_swapped_for_itself_changes_nothing(tmp_path):
     out = tmp_path / "o"
     r = tcg("simulate", "ucb", "--games", "12", "--workers", "1", "--out", str(out),
@@ -275,6 +260,7 @@ def test_a_card_swapped_for_itself_changes_nothing(tmp_path):
     assert not (out / "results.jsonl").exists()
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_swap_replays_the_same_seeds_and_gives_a_paired_interval(tmp_path):
     out = tmp_path / "o"
     r = tcg("simulate", "ucb", "--games", "40", "--workers", "2", "--out", str(out),
