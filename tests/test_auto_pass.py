@@ -6,8 +6,6 @@ is identical."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from interpreter.run import narrate
 from interpreter.run.loading import load_game
 from interpreter.run.match import MatchSetup, play, replay
 from interpreter.table.session import Table, TableError
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).parent.parent
 RULESET = str(ROOT / "tests" / "rulesets" / "priority.yaml")
@@ -35,9 +34,7 @@ def test_stops_are_words_joined_by_plus():
 
 
 def test_a_stop_the_ruleset_has_no_step_for_is_refused_in_words():
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULESET, "--agents",
-                          "human:respond+combat,random"], capture_output=True, text=True, cwd=ROOT,
-                         check=False, input="")
+    run = tcg_in_process("play", RULESET, "--agents", "human:respond+combat,random")
     assert run.returncode in (1, 2) and "Traceback" not in run.stderr
     assert "unknown stop 'combat'" in run.stderr and "blockers" in run.stderr
 

@@ -6,11 +6,8 @@ import csv
 import importlib.util
 import io
 import json
-import os
 import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,14 +22,13 @@ from interpreter.run.ablation import mcnemar, paired
 from interpreter.run.loading import load_game
 from interpreter.run.report import render_cards
 from interpreter.run.stats import newcombe
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
 
-def tcg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, env=env)
+tcg = tcg_in_process
 
 
 def table(out: Path) -> dict:
@@ -184,6 +180,7 @@ def test_every_bundled_ruleset_writes_a_card_table(ruleset, tmp_path):
     assert len((tmp_path / "cards.csv").read_text(encoding="utf-8").splitlines()) == 1 + len(run.cards)
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_resume_and_worker_count_keep_the_table(ucb_run, tmp_path):
     _, whole = ucb_run
     part = tmp_path / "part"
@@ -195,20 +192,7 @@ def test_resume_and_worker_count_keep_the_table(ucb_run, tmp_path):
     assert table(part) == table(whole)
 
 
-def test_ray_gives_the_same_table_as_the_local_pool(ucb_run):
-    pytest.importorskip("ray")
-    _, local = ucb_run
-    home = Path(tempfile.mkdtemp(prefix="tcgray", dir="/tmp"))  # short: Ray's socket paths
-    try:
-        env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": str(home / "t")}
-        r = tcg("simulate", "ucb", "--games", "24", "--workers", "2", "--seed", "3", "--chunk", "4",
-                "--backend", "ray", "--out", str(home / "out"), "--quiet", env=env)
-        assert r.returncode == 0, r.stdout + r.stderr
-        assert table(home / "out") == table(local)
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-
-
+@pytest.mark.usefixtures("no_plots")
 def test_round_robin_has_a_table_per_pair_and_an_overall_one(tmp_path):
     decks = tmp_path / "decks"
     decks.mkdir()
@@ -259,6 +243,7 @@ def test_an_overpowered_card_wins_more_when_drawn_than_its_deck(tmp_path):
 
 # ---------- --swap ----------
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_card_swapped_for_itself_changes_nothing(tmp_path):
     out = tmp_path / "o"
     r = tcg("simulate", "ucb", "--games", "12", "--workers", "1", "--out", str(out),
@@ -275,6 +260,7 @@ def test_a_card_swapped_for_itself_changes_nothing(tmp_path):
     assert not (out / "results.jsonl").exists()
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_a_swap_replays_the_same_seeds_and_gives_a_paired_interval(tmp_path):
     out = tmp_path / "o"
     r = tcg("simulate", "ucb", "--games", "40", "--workers", "2", "--out", str(out),
@@ -324,17 +310,49 @@ def test_paired_difference_counts_only_the_twins_that_differ():
 
 # ---------- plots ----------
 
-def test_plots_set_japanese_names_in_a_cjk_font_when_one_is_installed(monkeypatch, tmp_path):
-    pytest.importorskip("matplotlib")
+def _system_has_cjk_font() -> bool:
+    """fontconfig's own answer (CI installs fonts-noto-cjk), independent of matplotlib's cache."""
+    return bool(shutil.which("fc-list")) and "cjk" in subprocess.run(
+        ["fc-list"], capture_output=True, text=True).stdout.lower()
+
+
+@pytest.fixture
+def stale_font_cache(monkeypatch):
+    """matplotlib's font list as a cache built before any CJK font was installed."""
+    font_manager = pytest.importorskip("matplotlib.font_manager")
     from interpreter.run import plots
 
-    cjk = shutil.which("fc-list") and "cjk" in subprocess.run(
-        ["fc-list"], capture_output=True, text=True).stdout.lower()
-    if cjk:  # (CI installs fonts-noto-cjk)
-        assert "CJK" in plots.cjk_font() and plots.font_note() is None
-    rows = C.card_rows("赤の速攻", [(True, {"drawn": ["見習い剣士"], "opening": [], "played": {}}),
+    fonts = font_manager.fontManager
+    monkeypatch.setattr(fonts, "ttflist", [f for f in fonts.ttflist if not plots._cjk_among({f.name})])
+    plots.cjk_font.cache_clear()
+    yield font_manager
+    plots.cjk_font.cache_clear()
+
+
+def _card_rows() -> list[dict]:
+    return C.card_rows("赤の速攻", [(True, {"drawn": ["見習い剣士"], "opening": [], "played": {}}),
                                     (False, {"drawn": [], "opening": [], "played": {}})], ["見習い剣士"])
-    monkeypatch.setattr(plots, "cjk_font", lambda: None)
+
+
+def test_plots_find_a_cjk_font_installed_after_matplotlibs_font_cache(stale_font_cache, tmp_path):
+    from interpreter.run import plots
+
+    if not _system_has_cjk_font():
+        pytest.skip("no CJK font on this machine")
+    font = plots.cjk_font()
+    assert font is not None and "CJK" in font and plots.font_note() is None
+    found = stale_font_cache.findfont(stale_font_cache.FontProperties(family=font),
+                                      fallback_to_default=False)
+    assert "cjk" in Path(found).name.lower(), found  # the names are drawn in that file's glyphs
+    assert plots.cards(_card_rows(), {"赤の速攻": 0.5}, tmp_path / "cards.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_without_any_cjk_font_the_plots_are_drawn_and_the_note_says_install_one(
+        stale_font_cache, monkeypatch, tmp_path):
+    from interpreter.run import plots
+
+    monkeypatch.setattr(stale_font_cache, "findSystemFonts", lambda *a, **k: [])
+    assert plots.cjk_font() is None
     assert "apt-get install fonts-noto-cjk" in plots.font_note()
-    path = plots.cards(rows, {"赤の速攻": 0.5}, tmp_path / "cards.png")
+    path = plots.cards(_card_rows(), {"赤の速攻": 0.5}, tmp_path / "cards.png")
     assert path.read_bytes()[:4] == b"\x89PNG"  # drawn all the same, the names perhaps as boxes

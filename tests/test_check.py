@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.conftest import tcg_in_process as tcg
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tcg(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
 
 
 def headers(out: str) -> list[tuple[str, int, int, str]]:

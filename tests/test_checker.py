@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from interpreter.engine import vm
 from interpreter.engine.state import Frame, ZoneRef
 from interpreter.lang.parser import parse_ability, parse_body
 from interpreter.run.loading import load_game
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = load_game("ucb")
@@ -83,15 +83,13 @@ def test_block_text_positions_point_at_the_offending_word(tmp_path: Path):
     path = tmp_path / "cards.yaml"
     path.write_text("ruleset: ucb\ncards:\n  - name: 段落\n    kind: spell\n    effect: |\n"
                     "      draw(you, 1);\n        drow(you, 1)\n", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(path)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=60)
+    r = tcg_in_process("check", str(path))
     assert f"{path}:7:9: error[UNKNOWN-VERB]" in r.stdout, r.stdout
 
 
 def test_replay_of_a_missing_or_foreign_file(tmp_path: Path):
     def replay(p: Path) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "interpreter.cli", "replay", str(p)],
-                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        return tcg_in_process("replay", str(p))
 
     r = replay(tmp_path / "none.jsonl")
     assert r.returncode == 2 and "cannot read" in r.stderr

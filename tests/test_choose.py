@@ -5,8 +5,6 @@ is tests/rulesets/choose.yaml; its scenarios, tests/scenarios/choose/, play the 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from interpreter.engine.observe import observation
 from interpreter.engine.state import ZoneRef
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "tests" / "rulesets" / "choose.yaml"
@@ -100,8 +99,7 @@ def _check(tmp_path: Path, effect: str) -> list[tuple[int, int, str, str]]:
     cards = tmp_path / "more.yaml"
     cards.write_text(f"ruleset: choose\ncards:\n  - name: 試し\n    kind: spell\n"
                      f"    effect: '{effect}'\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(RULESET),
-                          str(cards)], capture_output=True, text=True, cwd=ROOT)
+    out = tcg_in_process("check", str(RULESET), str(cards))
     assert out.returncode == 1, out.stdout + out.stderr
     return [(int(m[1]), int(m[2]), m[3], m[4]) for m in
             re.finditer(r"more\.yaml:(\d+):(\d+): error\[([A-Z-]+)\]: (.*)", out.stdout)]
@@ -151,8 +149,7 @@ def test_tcg_check_knows_the_labels_of_zones_players_and_modes(tmp_path: Path):
     scenario = tmp_path / "typo.yaml"
     scenario.write_text(good.replace("../../rulesets/choose.yaml", str(RULESET)).replace(
         '"draw a card"]', '"draw a crad", "middle@P2", "P2"]'), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(scenario)],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = tcg_in_process("check", str(scenario))
     assert out.returncode == 1, out.stdout + out.stderr
     assert re.findall(r"error\[(\w+)\]: (.*)", out.stdout) == [
         ("DECISION", "no option of this game can contain 'draw a crad'")], out.stdout

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from interpreter.engine.state import visible
 from interpreter.run.loading import load_game
 from interpreter.run.match import read_log, resolve_decks
 from tests.conftest import bundled_rulesets
+from tests.conftest import tcg_in_process as tcg
 
 ROOT = Path(__file__).resolve().parent.parent
 OBS = {"you": "P1", "turn": 1, "turn_player": "P1", "phase": "main", "question": "main phase: act",
@@ -66,11 +65,6 @@ def test_concede_and_closed_input(monkeypatch, capsys):
     from interpreter.diagnostics import TcgError
     with pytest.raises(TcgError, match="input closed"):
         ask(monkeypatch, capsys, [])
-
-
-def tcg(*args: str, stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=300)
 
 
 def test_a_match_in_the_terminal_survives_any_input():

@@ -9,13 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import tcg_in_process as tcg
+
 ROOT = Path(__file__).resolve().parents[1]
-TCG = [sys.executable, "-m", "interpreter.cli"]
-
-
-def tcg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*TCG, *args], cwd=ROOT, input=stdin, capture_output=True, text=True,
-                          timeout=300)
+TCG = [sys.executable, "-m", "interpreter.cli"]  # the runs killed; the others run in this process
 
 
 def wait_for(condition, what: str, timeout: float = 120) -> None:
@@ -56,8 +55,9 @@ def test_play_killed_mid_match_resumes_to_the_identical_log(tmp_path: Path):
     assert log.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_simulate_killed_mid_run_keeps_its_matches_and_resumes(tmp_path: Path):
-    games, out = 120, tmp_path / "killed"
+    games, out = 60, tmp_path / "killed"
     args = ["simulate", "ucb", "--games", str(games), "--workers", "1", "--seed", "11", "--quiet"]
     p = subprocess.Popen([*TCG, *args, "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)

@@ -6,13 +6,13 @@ players' abilities triggered by one event, in the toy ruleset tests/rulesets/min
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from interpreter.run import scenario
 from interpreter.run.loading import load_game
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).parent.parent
 MINI = (ROOT / "tests/rulesets/mini.yaml").read_text(encoding="utf-8")
@@ -72,8 +72,7 @@ def test_the_turn_player_is_asked_first_with_ask_and_last_with_apnap(tmp_path: P
 def _check(tmp_path: Path, triggers: str) -> subprocess.CompletedProcess:
     path = tmp_path / "bad.yaml"
     path.write_text(MINI + f"\ntriggers: {triggers}\n", encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(path)],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    return tcg_in_process("check", str(path))
 
 
 def test_an_unknown_event_in_except_is_reported_at_it(tmp_path: Path) -> None:
@@ -114,9 +113,7 @@ cards:
       - {text: "static: self.power += 1", left_play: skip}
       - {text: "when ping where self in card: pong()", left_play: resolve}
 """, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "check",
-                        str(ROOT / "tests" / "rulesets" / "mini.yaml"), str(cards)],
-                       capture_output=True, text=True, cwd=ROOT, check=False)
+    r = tcg_in_process("check", str(ROOT / "tests" / "rulesets" / "mini.yaml"), str(cards))
     assert r.returncode == 1 and r.stdout.count("error[") == 1, r.stdout
     assert "cards.yaml:6:" in r.stdout and "error[TYPE]: a static ability does not wait to " \
         "resolve: `left_play` is for triggered abilities" in r.stdout, r.stdout

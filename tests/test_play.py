@@ -8,17 +8,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import tcg_in_process as tcg
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def tcg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT, input=stdin,
+def tcg_process(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
 
 
 def test_play_ends_with_one_result_line(tmp_path: Path):
+    """In a process of its own, as a user runs it (the other tests run `tcg` in this one)."""
     log = tmp_path / "m.jsonl"
-    r = tcg("play", "ucb", "--seed", "1", "--log", str(log))
+    r = tcg_process("play", "ucb", "--seed", "1", "--log", str(log))
     assert r.returncode == 0, r.stderr
     last = r.stdout.strip().splitlines()[-1]
     assert re.match(r"result: (P[12] wins|draw) — .+ after \d+ turns", last), last
@@ -26,7 +29,7 @@ def test_play_ends_with_one_result_line(tmp_path: Path):
     records = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     assert records[0]["tcg"] == 1 and records[0]["seed"] == 1
     assert records[-1]["e"] == "game_over"
-    again = tcg("replay", str(log))
+    again = tcg_process("replay", str(log))
     assert again.returncode == 0 and "identical" in again.stdout
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,16 +13,12 @@ import pytest
 from interpreter.engine.state import ZoneRef
 from interpreter.run.loading import load_game
 from interpreter.run.match import resolve_decks
+from tests.conftest import tcg_in_process as tcg
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESET = ROOT / "tests" / "rulesets" / "pools.yaml"
 CARDS = ROOT / "tests" / "cards" / "pools"
 COPPERS = {"main": ["Copper"] * 5}
-
-
-def tcg(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
 
 
 def diagnostics(out: str) -> list[tuple[str, int, int, str]]:

@@ -5,8 +5,6 @@ rules themselves are tested by the scenarios under tests/scenarios/priority/."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 from interpreter.engine import vm
@@ -14,6 +12,7 @@ from interpreter.engine.observe import observation
 from interpreter.engine.priority import Priority
 from interpreter.run.loading import load_game
 from interpreter.run.match import resolve_decks
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).parent.parent
 RULESET = str(ROOT / "tests" / "rulesets" / "priority.yaml")
@@ -39,9 +38,7 @@ def test_random_matches_end_without_error_over_many_seeds():
 
 def test_tcg_play_of_the_toy_ruleset_ends_with_a_result():
     for seed in ("1", "7"):
-        run = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULESET, "--seed", seed,
-                              "--agents", "random,greedy"], capture_output=True, text=True,
-                             cwd=ROOT, check=False)
+        run = tcg_in_process("play", RULESET, "--seed", seed, "--agents", "random,greedy")
         assert run.returncode == 0, run.stderr
         assert run.stdout.rstrip().splitlines()[-1].startswith("result: "), run.stdout[-500:]
         assert "stacked(" in run.stdout and "resolving(" in run.stdout  # narrated
@@ -85,8 +82,7 @@ def test_an_unknown_speed_is_reported_at_its_place(tmp_path: Path):
     bad = tmp_path / "rulesets" / "priority.yaml"
     bad.parent.mkdir()
     bad.write_text(text, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(bad)],
-                         capture_output=True, text=True, cwd=ROOT, check=False)
+    run = tcg_in_process("check", str(bad))
     assert run.returncode == 1
     line = next(x for x in run.stdout.splitlines() if "UNKNOWN-NAME" in x)
     assert "unknown speed 'instnat'" in line and "did you mean 'instant'?" in run.stdout
@@ -99,10 +95,8 @@ def _check(tmp_path: Path, ruleset: str, cards: str) -> str:
     (tmp_path / "cards" / "priority").mkdir(parents=True)
     (tmp_path / "rulesets" / "priority.yaml").write_text(ruleset, encoding="utf-8")
     (tmp_path / "cards" / "priority" / "bad.yaml").write_text(cards, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check",
-                          str(tmp_path / "rulesets" / "priority.yaml"),
-                          str(tmp_path / "cards" / "priority" / "bad.yaml")],
-                         capture_output=True, text=True, cwd=ROOT, check=False)
+    run = tcg_in_process("check", str(tmp_path / "rulesets" / "priority.yaml"),
+                         str(tmp_path / "cards" / "priority" / "bad.yaml"))
     assert run.returncode == 1 and "Traceback" not in run.stderr, run
     return run.stdout
 
@@ -184,8 +178,7 @@ def test_the_documented_example_game_checks_and_plays(tmp_path: Path):
     ruleset.write_text(ruleset_text, encoding="utf-8")
     cards.write_text(cards_text, encoding="utf-8")
     assert yaml.safe_load(ruleset_text)["timing"] == "priority"
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "check", str(ruleset), str(cards)],
-                         capture_output=True, text=True, cwd=ROOT, check=False)
+    run = tcg_in_process("check", str(ruleset), str(cards))
     assert run.returncode == 0, run.stdout
     game = load_game(str(ruleset))
     deck = {"main": ["Island"] * 8 + ["Shock"] * 8 + ["Cancel"] * 4}

@@ -12,8 +12,6 @@ import io
 import json
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +26,7 @@ from interpreter.load.yamlpos import load_yaml
 from interpreter.run import scenario
 from interpreter.run.loading import load_game
 from interpreter.run.match import MatchSetup, play, resolve_decks
+from tests.conftest import tcg_in_process
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 RULESETS = files.bundled_ids()
@@ -103,21 +102,16 @@ def test_soak_bundled_matches_on_both_paths(ruleset: str) -> None:
     assert _unlogged(ruleset, seeds, False) == _unlogged(ruleset, seeds, True)
 
 
-def _tcg(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], capture_output=True,
-                          text=True, cwd=Path(__file__).parent.parent, check=False)
-
-
 def test_tcg_play_and_test_take_the_reference_path(tmp_path: Path) -> None:
     """`tcg play --reference` writes the log the fast path writes; `tcg test --reference` runs
     the scenarios there."""
     fast, ref = tmp_path / "fast.jsonl", tmp_path / "ref.jsonl"
-    runs = [_tcg("play", "kannagi", "--seed", "5", "--quiet", "--log", str(fast)),
-            _tcg("play", "kannagi", "--seed", "5", "--quiet", "--log", str(ref), "--reference")]
+    runs = [tcg_in_process("play", "kannagi", "--seed", "5", "--quiet", "--log", str(fast)),
+            tcg_in_process("play", "kannagi", "--seed", "5", "--quiet", "--log", str(ref), "--reference")]
     assert [r.returncode for r in runs] == [0, 0], runs
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.startswith("result: ")
     assert fast.read_bytes() == ref.read_bytes()
-    tested = _tcg("test", "tests/scenarios/engine", "--reference")
+    tested = tcg_in_process("test", "tests/scenarios/engine", "--reference")
     assert tested.returncode == 0 and tested.stdout.rstrip().endswith(" failed"), tested
     assert " 0 failed" in tested.stdout.splitlines()[-1]
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from interpreter.check.files import kind_of
 from interpreter.check.schema_gen import load_declarations, ruleset_schemas
 from interpreter.load.files import bundled_ids
 from interpreter.load.yamlpos import load_text, load_yaml
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,8 +71,7 @@ def test_a_scenario_names_the_rulesets_zones_players_and_phases():
 
 
 def test_cli_writes_the_schemas(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "schema", "kannagi", "--out",
-                          str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    run = tcg_in_process("schema", "kannagi", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == ["kannagi.cards.schema.json", "kannagi.deck.schema.json",
@@ -83,8 +81,7 @@ def test_cli_writes_the_schemas(tmp_path):
 
 
 def test_cli_names_an_unknown_ruleset():
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "schema", "ucbb"],
-                         capture_output=True, text=True, cwd=ROOT)
+    run = tcg_in_process("schema", "ucbb")
     assert run.returncode == 2
     assert "did you mean 'ucb'?" in run.stdout and "Traceback" not in run.stderr
 
@@ -92,7 +89,6 @@ def test_cli_names_an_unknown_ruleset():
 def test_cli_says_when_it_cannot_write(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "schema", "ucb", "--out",
-                          str(blocker / "schemas")], capture_output=True, text=True, cwd=ROOT)
+    run = tcg_in_process("schema", "ucb", "--out", str(blocker / "schemas"))
     assert run.returncode == 2
     assert f"cannot write {blocker / 'schemas'}" in run.stderr and "Traceback" not in run.stderr

@@ -17,12 +17,16 @@ import pytest
 from interpreter.load import files
 from interpreter.run import simulate as sim
 from interpreter.run.stats import outcome_of, spread, summarize, wilson
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = "20"
 
 
 def tcg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """In this process, but in a process of its own where the environment matters (Ray's)."""
+    if env is None:
+        return tcg_in_process(*args)
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=300, env=env)
 
@@ -91,6 +95,7 @@ def test_without_matplotlib_the_results_stand_and_a_note_says_why(tmp_path):
     assert (tmp_path / "summary.json").exists() and not (tmp_path / "win_rates.png").exists()
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_worker_count_does_not_change_any_match(one_worker, tmp_path):
     _, out1 = one_worker
     r = tcg("simulate", "ucb", "--games", GAMES, "--workers", "2", "--seed", "7", "--chunk", "3",
@@ -100,6 +105,7 @@ def test_worker_count_does_not_change_any_match(one_worker, tmp_path):
     assert (tmp_path / "summary.json").read_text() == (out1 / "summary.json").read_text()
 
 
+@pytest.mark.usefixtures("no_plots")
 def test_resume_plays_only_the_missing_matches(one_worker, tmp_path):
     _, out1 = one_worker
     lines = (out1 / "results.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
@@ -135,8 +141,9 @@ def test_illegal_deck_is_a_positioned_diagnostic(tmp_path):
     assert "Traceback" not in r.stdout + r.stderr
 
 
-def test_ray_backend_gives_the_same_matches_as_local(one_worker):
-    """A real local Ray instance (its files in a temp dir), two workers, chunks of 3."""
+def test_ray_backend_gives_the_same_matches_and_card_table_as_local(one_worker):
+    """A real local Ray instance (its files in a temp dir), two workers, chunks of 3: the one
+    Ray run of the suite (starting Ray takes many seconds)."""
     pytest.importorskip("ray")
     _, out1 = one_worker
     home = Path(tempfile.mkdtemp(prefix="tcgray", dir="/tmp"))  # short: Ray's socket paths
@@ -147,6 +154,8 @@ def test_ray_backend_gives_the_same_matches_as_local(one_worker):
         assert r.returncode == 0, r.stdout + r.stderr
         assert records(home / "out") == records(out1)
         assert r.stdout.splitlines()[-1] == one_worker[0].stdout.splitlines()[-1]
+        cards = (json.loads((d / "cards.json").read_text(encoding="utf-8")) for d in (home / "out", out1))
+        assert next(cards) == next(cards)  # the per-card table (test_cards.py) too
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -165,7 +174,8 @@ def test_bad_backend_choices_are_refused():
     r = tcg("simulate", "ucb", "--games", "2", "--address", "10.0.0.1:6379")
     assert r.returncode == 2 and "use it with --backend ray" in r.stderr
     if importlib.util.find_spec("ray"):  # a dead address fails fast (Ray would retry for minutes)
-        r = tcg("simulate", "ucb", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1")
+        r = tcg("simulate", "ucb", "--games", "2", "--backend", "ray", "--address", "127.0.0.1:1",
+                env=dict(os.environ))  # (Ray imported in a child, not here)
         assert r.returncode == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in r.stderr
 
 

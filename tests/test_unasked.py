@@ -5,14 +5,13 @@ and priority that closed or passed because the player had nothing but pass
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from interpreter.run.loading import load_game
 from interpreter.run.scenario import build_state
+from tests.conftest import tcg_in_process
 
 ROOT = Path(__file__).parent.parent
 PRIORITY = str(ROOT / "tests" / "rulesets" / "priority.yaml")
@@ -32,12 +31,12 @@ def test_a_priority_passed_without_asking_is_counted_not_asked():
     assert g.clone().unasked == g.unasked
 
 
+@pytest.mark.usefixtures("no_plots")
 @pytest.mark.parametrize("ruleset", [PRIORITY, "ucb"])
 def test_simulate_reports_decisions_asked_and_windows_closed_without_asking(tmp_path, ruleset):
     out = tmp_path / "run"
-    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", ruleset, "--games", "4",
-                          "--workers", "1", "--agents", "greedy,random", "--out", str(out)],
-                         capture_output=True, text=True, cwd=ROOT, check=False)
+    run = tcg_in_process("simulate", ruleset, "--games", "4", "--workers", "1", "--agents",
+                         "greedy,random", "--out", str(out))
     assert run.returncode == 0, run.stderr
     line = next(x for x in run.stdout.splitlines() if x.startswith("decisions asked per game"))
     assert "windows closed without asking" in line

@@ -3,7 +3,10 @@
 Figures are drawn on matplotlib's Agg canvas directly (no pyplot, so no display is ever
 needed). Deck and card names are often Japanese: the text is set in an installed CJK font
 (Noto Sans CJK, or another that covers kana and kanji) where there is one; without one the
-plots are still drawn and `font_note()` says why the names may show as boxes.
+plots are still drawn and `font_note()` says why the names may show as boxes. matplotlib
+keeps its list of fonts in a cache built on its first import, so a font installed after that
+is not in it: when the cache holds no CJK font, the system's font files it does not know are
+added to it (for this process; the cache file is left alone).
 """
 
 from __future__ import annotations
@@ -27,17 +30,30 @@ def cjk_font() -> str | None:
     """The installed font the plots set names in, or None when no CJK font is installed."""
     from matplotlib import font_manager
 
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    return next((f for f in CJK_FONTS if f in installed),
-                next((f for f in sorted(installed) if "CJK" in f and "Mono" not in f), None))
+    fonts = font_manager.fontManager
+    found = _cjk_among({f.name for f in fonts.ttflist})
+    if found is None:  # the cache may predate the font: look at the files it does not know
+        known = {f.fname for f in fonts.ttflist}
+        for path in sorted(set(font_manager.findSystemFonts()) - known):
+            try:
+                fonts.addfont(path)
+            except Exception:  # noqa: BLE001 - a file FreeType cannot read, as matplotlib skips it
+                continue
+        found = _cjk_among({f.name for f in fonts.ttflist})
+    return found
+
+
+def _cjk_among(names: set[str]) -> str | None:
+    return next((f for f in CJK_FONTS if f in names),
+                next((f for f in sorted(names) if "CJK" in f and "Mono" not in f), None))
 
 
 def font_note() -> str | None:
     """Why Japanese names may be unreadable in the plots (None when they are readable)."""
     if cjk_font() is not None:
         return None
-    return ("no CJK font found, so Japanese names in the plots may show as boxes; install one "
-            "(e.g. apt-get install fonts-noto-cjk)")
+    return ("no CJK font is installed (none among the system's fonts), so Japanese names in the "
+            "plots may show as boxes; install one (e.g. apt-get install fonts-noto-cjk)")
 
 
 def _with_fonts(draw: Callable[..., Path]) -> Callable[..., Path]:
