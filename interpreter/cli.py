@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("-k", metavar="PATTERN", dest="pattern",
                       help="run only the scenarios whose path or name contains PATTERN")
     test.add_argument("--junitxml", metavar="FILE", help="also write the results as JUnit XML")
+    test.add_argument("--show-pending", action="store_true",
+                      help="print the question pending when each scenario's decisions end, "
+                           "and the options offered")
     _reference_flag(test)
     test.set_defaults(run=_test)
 
@@ -271,6 +274,10 @@ def _test(args: argparse.Namespace) -> int:
             outcome = Outcome(str(path), path.stem, e.diagnostics)
         outcomes.append(outcome)
         _print_outcome(outcome, args.verbose)
+        if args.show_pending and outcome.pending:
+            if outcome.passed and not args.verbose:
+                print(f"ok   {outcome.path}: {outcome.name}")
+            print("  " + outcome.pending.replace("\n", "\n  "))
     failed = sum(not o.passed for o in outcomes)
     print(f"{len(outcomes) - failed} passed, {failed} failed")
     if args.junitxml:

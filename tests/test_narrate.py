@@ -50,3 +50,12 @@ def test_a_quiet_verb_is_not_narrated_but_logged(tmp_path: Path):
 def test_a_verb_is_narrated_unless_quiet(tmp_path: Path):
     _, lines = _account(_ucb(tmp_path, quiet=False))
     assert any("· draw(" in line for line in lines), lines
+
+
+def test_the_account_says_yes_no_and_none_in_words_never_python_values():
+    # (issue 35: `fight([a], [b], True)` in the account of a UCB match)
+    narrator = Narrator(interpreter.load_game("ucb"))
+    line = narrator.line({"e": "fight", "attacker": ["見習い剣士#1"], "blocker": ["石の番人#4"],
+                          "first": True, "last": False, "target": None})
+    assert line == "    · fight([見習い剣士#1], [石の番人#4], first: yes, last: no, target: none)"
+    assert "True" not in line and "None" not in line and "False" not in line

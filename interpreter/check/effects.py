@@ -38,7 +38,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
-    "attached": (("cards",), "cards"), "random": (("number",), "number"),
+    "attached": (("cards",), "cards"), "random": (("number",), "number"), "heads": (("number",), "number"),
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
     "zones": (("zone",) * 9, "zones"),

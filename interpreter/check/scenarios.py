@@ -44,6 +44,9 @@ class ScenarioChecker:
                 labels = labels or _labels(self.game, self._phases())
                 self._decision(at, step, labels)
         self._expect(("expect",), spec.get("expect") or {})
+        for i, outcome in enumerate(spec.get("random") or ()):
+            for j, name in enumerate(outcome if isinstance(outcome, list) else ()):
+                self._card(("random", i, j), name)  # a shuffle's cards, top first
         return sorted(self.out, key=lambda d: (d.line, d.col))
 
     # ---------- the given state ----------

@@ -23,7 +23,7 @@ from types import CodeType
 from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
-from interpreter.engine import actions, limits, repetition, triggers, vm
+from interpreter.engine import actions, chance, limits, repetition, triggers, vm
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -214,7 +214,12 @@ def _union(g: GameState, *values: Any) -> tuple[int, ...]:
 
 def _random(g: GameState, n: Any) -> int | None:
     n = single(n)
-    return g.rng.randint(1, n) if isinstance(n, int) and n >= 1 else None
+    return chance.roll(g, n) if isinstance(n, int) and n >= 1 else None
+
+
+def _heads(g: GameState, n: Any) -> int | None:
+    n = single(n)
+    return chance.heads(g, n) if type(n) is int and n >= 0 else None
 
 
 def _turn_order(g: GameState) -> tuple[int, ...]:
@@ -291,7 +296,8 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_random": _random, "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
+    "_random": _random, "_heads": _heads, "_turn_order": _turn_order, "_union": _union,
+    "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
@@ -620,7 +626,7 @@ def _indent(lines: list[str], spaces: int) -> list[str]:
 def _impure(node: Any) -> bool:
     """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
     evaluations must leave such an expression alone."""
-    if isinstance(node, A.Call) and node.name == "random":
+    if isinstance(node, A.Call) and node.name in ("random", "heads"):
         return True
     if isinstance(node, tuple):
         return any(_impure(x) for x in node)
@@ -1132,6 +1138,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "playable": lambda a: f"_playable(g, {a[0]})",
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
+    "heads": lambda a: f"_heads(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
     "left": lambda a: f"_neighbours(g, {a[0]}, (-1,))",
     "right": lambda a: f"_neighbours(g, {a[0]}, (1,))",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from interpreter.diagnostics import TcgError
-from interpreter.engine import kernel, limits, observe, vm
+from interpreter.engine import chance, kernel, limits, observe, vm
 from interpreter.engine.instructions import CallFromEnv, Speed, Together, verb_speeds
 from interpreter.engine.model import CardDef, PropDef, Ruleset
 from interpreter.engine.ordering import OrderTriggers
@@ -368,9 +368,11 @@ if mods and name in mods:
         return range(first, first + n)
 
     def new_state(self, decks: list[dict[str, list[str]]], seed: int = 0,
-                  log: bool = False, turns: int | None = None) -> GameState:
+                  log: bool = False, turns: int | None = None,
+                  random: Sequence | None = None) -> GameState:
         """A match at its first decision. decks[p] maps a deck section to card names;
-        `turns` overrides the ruleset's turn limit (`limits.turns`). With `log=True` the
+        `turns` overrides the ruleset's turn limit (`limits.turns`); `random` fixes the
+        outcomes of the first random steps, setup's included (engine/chance.py). With `log=True` the
         state keeps every event in `state.log` (as `tcg play --log` writes them): off by
         default, since keeping it costs as much as the engine's own work."""
         # (set.union and map: C loops, at every match)
@@ -379,6 +381,8 @@ if mods and name in mods:
         g.keep_log([] if log else None)
         if turns is not None:
             g.turn_limit = turns
+        if random:
+            g.chance = chance.Script(tuple(random))
         g.zones = {ref: [] for ref in self.zone_refs}
         sections: dict = self.ruleset.deck.get("sections") or {}  # (none when no deck is dealt)
         for p in range(self.ruleset.players):
@@ -458,4 +462,5 @@ def _printed_reader(pdef: PropDef, index: int, hiding_mask: int,
 
 
 _ENGINE_FIELD_TYPES = {"player": "player", "you": "player", "opponent": "player",
-                       "winner": "player", "card": "cards", "cards": "cards", "ability": "any"}
+                       "winner": "player", "card": "cards", "cards": "cards", "ability": "any",
+                       "host": "cards"}  # (attached, detached)

@@ -272,10 +272,36 @@ def label(g: GameState, option: Any, viewer: int | None) -> str:
         cid, idx = option[0], option[1]
         if not visible(g, cid, viewer):  # its text would say what the card is
             return card_label(g, cid, viewer)
-        return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}"
+        return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}" \
+            + _heard_apart(g, option, viewer)
     if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":  # a target
         return f"P{option[1] + 1}"
     return str(option)
+
+
+def _heard_apart(g: GameState, option: tuple, viewer: int | None) -> str:
+    """For one ability heard more than once among the options asked now: the event fields
+    that tell this one apart (` (card: 札#3)`), so that no two options read the same."""
+    d = g.decision
+    twins = [o for o in (d[2] if d is not None else ()) if type(o) is tuple and len(o) == 4
+             and o[:2] == option[:2] and o != option]
+    if not twins:
+        return ""
+    mine = dict(option[3])
+    differ = [k for k in mine if not k.startswith("#")
+              and any(dict(o[3]).get(k) != mine[k] for o in twins)]
+    shown = ", ".join(f"{k}: {_field(g, k, mine[k], viewer)}" for k in differ)
+    return f" ({shown})" if shown else ""
+
+
+def _field(g: GameState, key: str, value: Any, viewer: int | None) -> str:
+    """An event field as the viewer may read it (a card hidden from them stays hidden)."""
+    cards = g.game.field_types.get(key) in ("cards", "card")
+    if cards and type(value) is int:
+        return card_label(g, value, viewer)
+    if cards and type(value) is tuple:
+        return ", ".join(card_label(g, c, viewer) for c in value if type(c) is int)
+    return str(g.game.show(g, key, value))
 
 
 def card_label(g: GameState, cid: int, viewer: int | None) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import kernel, vm
+from interpreter.engine import chance, kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.priority import counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
@@ -136,7 +136,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
 def shuffle(g: GameState, env: dict, zone: ZoneRef) -> None:
     if zone is None:
         return
-    g.rng.shuffle(g.zones[zone])
+    chance.shuffle(g, g.zones[zone])
     if zone.name in g.game.scan_zone_set:
         g.epoch += 1  # (the order of the cards whose abilities work changed)
     if not vm.quiet(g, "shuffled"):

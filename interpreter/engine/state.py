@@ -1,9 +1,10 @@
 """GameState: plain, cheap-to-clone data. Card instances are indexes into parallel lists.
 
-This module imports no other engine module but the model: the public API's methods that run
-code (apply, concede, determinize, observation, legal_actions' labels) reach the VM and the
-observations through the state's Game (Game.answer and its siblings), so the engine's modules
-import one another one way only (docs/INTERNALS.md)."""
+This module imports no other engine module but the model and chance (which imports none):
+the public API's methods that run code (apply, concede, determinize, observation,
+legal_actions' labels) reach the VM and the observations through the state's Game
+(Game.answer and its siblings), so the engine's modules import one another one way only
+(docs/INTERNALS.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from interpreter.diagnostics import TcgError
+from interpreter.engine import chance as _chance
 from interpreter.engine.model import CardDef, PropDef
 
 # a generator seeded in C, without Random.__init__
@@ -217,7 +219,7 @@ class GameState:
     __slots__ = (
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
-        "decision", "result", "rng", "version", "mods", "counts", "log", "clock", "steps",
+        "decision", "result", "rng", "chance", "version", "mods", "counts", "log", "clock", "steps",
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
@@ -255,6 +257,7 @@ class GameState:
         self.decision: Decision | None = None
         self.result: Result | None = None
         self.rng = random.Random(seed)
+        self.chance: Any = None  # chance.Script: fixed outcomes for random steps (None: the RNG)
         self.version = 0  # bumped by every change (values derived from the state are kept per version)
         self.mods: list[tuple] = []  # (cid, prop, op, value, until, stamp)
         self.counts: dict[tuple, int] = {}
@@ -331,6 +334,12 @@ class GameState:
                 return
         raise self._illegal(action)
 
+    def chance_outcomes(self, action: Action | int) -> list[_chance.Outcome]:
+        """Every way answering `action` can go where random steps follow it (dice, coin
+        flips, shuffles), each with its exact probability (a Fraction), the steps' outcomes
+        in order and the state it leads to; this state is left as it is (see engine/chance.py)."""
+        return _chance.outcomes(self, action)
+
     def _illegal(self, action: object) -> IllegalAction:
         d = self.decision
         if d is None:
@@ -401,6 +410,7 @@ class GameState:
             g.decision = Decision((d[0], d[1], d[2], d.prompt))  # now (it moves on, or the copy)
         g.rng = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
         g.rng.setstate(self.rng.getstate())
+        g.chance = None if self.chance is None else self.chance.copy()
         g.version = self.version
         g.mods = list(self.mods)
         g.counts = dict(self.counts)

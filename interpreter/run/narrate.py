@@ -66,10 +66,16 @@ class Narrator:
             return f"    {card}: {r['from_zone']} → {r['to_zone']} ({r['player'] or 'no player'})"
         if e == "move_failed":
             return f"    {self.name(r['card'])} cannot go to {r['to']}: {r['why']}"
-        values = [v for k, v in r.items() if k not in ("e", "ref", "ability", "private")]
-        if any(v == [] for v in values):
+        fields = [(k, v) for k, v in r.items() if k not in ("e", "ref", "ability", "private")]
+        if any(v == [] for _, v in fields):
             return None  # the verb had nothing to act on
-        return f"    · {e}({', '.join(str(self._short(v)) for v in values)})"
+        return f"    · {e}({', '.join(self._argument(k, v) for k, v in fields)})"
+
+    def _argument(self, key: str, v: object) -> str:
+        """A field in words: a yes/no or an absent value says which field it is."""
+        if v is None or isinstance(v, bool):
+            return f"{key}: {'none' if v is None else 'yes' if v else 'no'}"
+        return str(self._short(v))
 
     def _question(self, q: str | None) -> str | None:
         """The question of a decision record as the viewer may read it: while it is the live

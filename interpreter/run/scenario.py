@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,7 +10,7 @@ from typing import Any
 from interpreter.agents.basic import Concede, ScriptedAgent, ScriptError
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import Diagnostic, DiagnosticError, TcgError
-from interpreter.engine import vm
+from interpreter.engine import chance, vm
 from interpreter.engine.game import Game
 from interpreter.engine.state import Frame, GameState, ZoneRef
 from interpreter.engine.turn import PhaseStart
@@ -24,6 +24,7 @@ class Outcome:
     path: str
     name: str
     diagnostics: list[Diagnostic] = field(default_factory=list)  # one per failure, positioned
+    pending: str = ""  # the question pending when the script ended (pending_question)
 
     @property
     def failures(self) -> list[str]:
@@ -58,9 +59,12 @@ def _zone(game: Game, key: str) -> ZoneRef:
     return ZoneRef(name, _player(owner or "P1", game.ruleset.players))
 
 
-def build_state(game: Game, spec: dict, seed: int) -> GameState:
-    """A state exactly as the scenario describes it, about to enter the given phase."""
+def build_state(game: Game, spec: dict, seed: int, random: Sequence = ()) -> GameState:
+    """A state exactly as the scenario describes it, about to enter the given phase; `random`
+    fixes the outcomes of its first random steps (engine/chance.py)."""
     g = GameState(game, seed)
+    if random:
+        g.chance = chance.Script(tuple(random))
     for name, zdef in game.ruleset.zones.items():
         for p in ([-1] if zdef.shared else list(g.players)):
             g.zones[ZoneRef(name, p)] = []
@@ -149,34 +153,59 @@ def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
     game = load_game(ruleset, extra, reference)
     try:
         g = _start(game, spec)
+    except chance.ChanceMismatch as e:
+        out.diagnostics.append(doc.diag(("random", e.at), "SCENARIO", str(e)))
+        return out
     except TcgError as e:
         out.diagnostics.append(doc.diag(("state",), "SCENARIO", str(e)))
         return out
     checkpoints = _Checkpoints(doc, g)
     try:
         _play_script(g, spec.get("decisions") or [], checkpoints)
+    except chance.ChanceMismatch as e:
+        failed = doc.diag(("random", e.at), "SCENARIO", str(e))
     except StepFailed as e:
-        out.diagnostics += checkpoints.diagnostics
-        out.diagnostics.append(doc.diag(("decisions", e.step), "DECISION", str(e)))
-        return out
+        failed = doc.diag(("decisions", e.step), "DECISION", str(e))
     except (ScriptError, TcgError) as e:
-        out.diagnostics += checkpoints.diagnostics
-        out.diagnostics.append(doc.diag(("decisions",), "DECISION", str(e)))
-        return out
+        failed = doc.diag(("decisions",), "DECISION", str(e))
+    else:
+        failed = None
+    out.pending = pending_question(g)
     out.diagnostics += checkpoints.diagnostics
+    if failed is not None:
+        out.diagnostics.append(failed)
+        return out
     out.diagnostics += [doc.diag(("expect", *at), "EXPECT", message) for at, message
                         in _expectations(g, spec.get("expect") or {}, checkpoints.since)]
+    if g.chance is not None and g.chance.left():
+        out.diagnostics.append(doc.diag(
+            ("random", g.chance.at), "SCENARIO",
+            f"{g.chance.left()} fixed random outcomes left over: the match took "
+            f"{g.chance.at} random steps"))
     return out
+
+
+def pending_question(g: GameState) -> str:
+    """The question asked now and the options offered, as `tcg test --show-pending` prints
+    them (the chooser's labels), or that the game is over."""
+    if g.decision is None:
+        return f"the game is over: {g.result.reason if g.result else ''}"
+    d = g.decision
+    lines = [f"P{d.player + 1} is asked: {d.prompt}"]
+    lines += [f"  {i}: {a.label}" for i, a in enumerate(g.legal_actions())]
+    return "\n".join(lines)
 
 
 def _start(game: Game, spec: dict) -> GameState:
     """A given state, or (with `decks` and no `state`) the real start of a match."""
     seed = int(spec.get("seed", 0))
+    fixed = [None if x == "any" else tuple(x) if isinstance(x, list) else x
+             for x in spec.get("random") or ()]
     if "state" not in spec and spec.get("decks"):
         decks = [{section: [name for name, n in cards.items() for _ in range(n)]
                   for section, cards in deck.items()} for deck in spec["decks"]]
-        return game.new_state(decks, seed, log=True)
-    return build_state(game, spec.get("state") or {}, seed)
+        return game.new_state(decks, seed, log=True, random=fixed)
+    return build_state(game, spec.get("state") or {}, seed, fixed)
 
 
 class _Checkpoints:
