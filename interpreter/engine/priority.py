@@ -277,9 +277,9 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                 continue
             env["card"] = obj[1]
             choice = (obj[1], obj[3][1], obj[2], obj)  # (its data's [1]: the ability's index)
-            if td.abilities(g, env) and choice not in out:
+            if td.abilities(g, env):
                 out.append(choice)
-        return out
+        return list(triggers.unique(out))  # (identical objects are one choice)
     if td.cards is not None:
         cards = vm.as_cards(g, td.cards(g, env))
         out += vm.distinct_cards(g, cards, player) if distinct else cards
