@@ -4,6 +4,7 @@ resume: no worker outlives its run, no lock is left behind, nothing blocks."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -70,10 +71,13 @@ def test_a_lock_is_not_held_by_a_forked_worker(tmp_path: Path):
 
     lock = outputs.lock_folder(tmp_path)
     pid = os.fork()
-    if pid == 0:  # the worker
-        backends._quiet_worker(None, os.getppid())
-        time.sleep(3)
-        os._exit(0)
+    if pid == 0:  # the worker (never back into pytest, whatever happens)
+        try:
+            with contextlib.suppress(Exception):  # (a worker that failed to start still holds it)
+                backends._quiet_worker(None, os.getppid())
+            time.sleep(3)
+        finally:
+            os._exit(0)
     try:
         time.sleep(0.5)
         lock.close()
@@ -124,30 +128,43 @@ def test_a_full_disk_under_play_log_is_a_clear_error(tiny_disk):
 
 
 class _FullFile:
-    """A file whose writes land until `room` characters, then fail as a full disk does."""
+    """A file on a disk that fills after `room` characters: what is written past it stays in
+    the buffer, and every flush, and the close, fail as a full disk's do."""
 
     def __init__(self, f, room: int) -> None:
-        self.f, self.room = f, room
+        self.f, self.room, self.full = f, room, False
 
     def write(self, text: str) -> int:
         self.room -= len(text)
-        if self.room < 0:
+        self.full = self.full or self.room < 0
+        return len(text) if self.full else self.f.write(text)
+
+    def flush(self) -> None:
+        if self.full:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return self.f.write(text)
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+        if self.full:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     def __getattr__(self, name: str):
         return getattr(self.f, name)
 
 
 def test_a_write_failing_mid_run_is_a_clear_error(tmp_path: Path, monkeypatch, capsys):
-    """Where no tmpfs can be mounted: the real Output wrapper over a file that fills."""
+    """Where no tmpfs can be mounted: results.jsonl's disk fills after 3,000 characters."""
     real = outputs.open_output
 
     def filling(path, mode="w"):
         f = real(path, mode)
-        if str(path).endswith("results.jsonl"):
+        if not str(path).endswith("results.jsonl"):
+            return f
+        if hasattr(f, "f"):  # (the file inside the Output wrapper)
             f.f = _FullFile(f.f, 3000)
-        return f
+            return f
+        return _FullFile(f, 3000)
 
     monkeypatch.setattr(outputs, "open_output", filling)
     out = tmp_path / "out"
