@@ -56,6 +56,9 @@ CASES = {  # name: (ruleset, cards file, zones, the card that starts it, the tur
                                          "Spring", 1),
     "a creation answered by two": (PRIORITY, "hydra.yaml", {**PRIORITY_DECKS, "battlefield@P1": ["Seed"]},
                                    "Seed", 1),
+    "two queued per resolution": (str(ROOT / "tests/rulesets/mini.yaml"), "pong_queue.yaml",
+                                  {"deck@P1": ["Echo"] * 3, "deck@P2": ["Echo"] * 3,
+                                   "hand@P1": ["Start"], "field@P1": ["Echo"]}, "Start", 1),
     "a creation heard by five, on a stack resolution": (
         "ucb", "hydra_ucb.yaml", {"deck@P1": ["見習い剣士"] * 3, "deck@P2": ["見習い剣士"] * 3,
                                   "hand@P1": ["種"], "battle@P1": ["増殖"] * 5}, "種", 3),
