@@ -350,10 +350,11 @@ class EffectChecker(Walker):
             self._add(e.span, "TYPE", f"a condition must be true or false, got {_a(t)}")
         return self.problems
 
-    def _want(self, e: A.Expr | None, wanted: set[str], message: str) -> None:
+    def _want(self, e: A.Expr | None, wanted: set[str], message: str,
+              in_filter: bool = False) -> None:
         if e is None:
             return
-        t = self._expr(e, False)
+        t = self._expr(e, in_filter)
         if not _fits(t, wanted):
             self._add(e.span, "TYPE", f"{message}; got {_a(t)}")
 
@@ -417,7 +418,12 @@ class EffectChecker(Walker):
         if name in self.scope:
             return self.scope[name]
         if name == "it":
-            return "cards" if in_filter else self._unknown(n, in_filter)
+            if not in_filter:
+                self._add(n.span, "UNKNOWN-NAME", "'it' means the card a 'where' condition, "
+                          "a formula or a deck rule is about, and there is none here",
+                          "write self (the card whose text this is), a variable, or put it "
+                          "inside 'where'")
+            return "cards"
         if name == "turn_player":
             return "player"
         if name in ("players", "turn_order"):
@@ -444,6 +450,7 @@ class EffectChecker(Walker):
         candidates = [*self.scope, *self.names.value_names()]
         if in_filter:
             candidates += [*self.names.properties, *self.names.states]
+        candidates = [c for c in candidates if c != n.id]  # (never "did you mean" itself)
         hint = did_you_mean(n.id, candidates) or did_you_mean(n.id, self.names.zones) \
             or self._not_a_name_hint(n.id)
         self._add(n.span, "UNKNOWN-NAME", f"unknown name '{n.id}'", hint)
@@ -489,7 +496,8 @@ class EffectChecker(Walker):
     def _call_expr(self, c: A.Call, in_filter: bool) -> str:
         if c.name in self.names.zones:
             for a in c.args:
-                self._want(a.value, {"player"}, f"the owner of zone '{c.name}' must be a player")
+                self._want(a.value, {"player"}, f"the owner of zone '{c.name}' must be a player",
+                           in_filter)  # (`hand(it.owner)` inside `where` reads the candidate)
             if not self.names.zones[c.name] and len(c.args) != 1:
                 self._add(c.span, "ARITY", f"zone '{c.name}' needs its owner: {c.name}(player)")
             return "zone"

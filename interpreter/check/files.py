@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter.check import forbid
+from interpreter.check import forbid, limits
 from interpreter.check.decks import check_deck, check_deck_names
 from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
@@ -83,6 +83,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
     rulesets = {**known.rulesets, **{d.data.get("id"): d for d in docs["ruleset"]}}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, [], known_cards=files.card_names_beside(doc)))
+        report.extend(limits.ruleset_warnings(doc))
         report.extend(forbid.for_ruleset(doc)[0].diagnostics)
     for doc in docs["forbid"]:
         ruleset_doc = rulesets.get(doc.data["ruleset"]) or _bundled(doc.data["ruleset"], doc, report)
@@ -109,6 +110,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
         game = finder.game_for(doc, extra) if extra is not None else None
         if game is not None:
             report.extend(check_scenario(game, doc))
+            report.extend(limits.scenario_warnings(doc))
     # a card file can be reached twice (given, and as part of a deck's game): report once
     report.diagnostics = list(dict.fromkeys(report.diagnostics))
     return report

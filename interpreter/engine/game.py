@@ -17,6 +17,7 @@ from interpreter.engine.state import (
     STATICS,
     STATICS_PENDING,
     Frame,
+    GameOver,
     GameState,
     ZoneRef,
 )
@@ -384,9 +385,21 @@ if mods and name in mods:
         if random:
             g.chance = chance.Script(tuple(random))
         g.zones = {ref: [] for ref in self.zone_refs}
+        g.res = [dict(self.initial_res) for _ in range(self.ruleset.players)]
+        try:
+            self._deal(g, decks)
+        except GameOver as over:  # (more cards than a match may hold: a limit, at the start)
+            vm.finish(g, over.result)
+            return g
+        g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
+                              "game"))
+        vm.run(g)
+        return g
+
+    def _deal(self, g: GameState, decks: list[dict[str, list[str]]]) -> None:
+        """The players' decks and the pools' cards into their zones."""
         sections: dict = self.ruleset.deck.get("sections") or {}  # (none when no deck is dealt)
         for p in range(self.ruleset.players):
-            g.res.append(dict(self.initial_res))
             for section, names in decks[p].items():
                 ref = g.zone_key(sections[section]["zone"], p)
                 cards = self.new_cards(g, list(map(self.cards.__getitem__, names)), p, ref)
@@ -394,10 +407,6 @@ if mods and name in mods:
         for pool in self.ruleset.pools:  # cards of no player (owner None), the first on top
             ref = ZoneRef(pool.zone, -1)
             g.zones[ref].extend(self.new_cards(g, [self.cards[n] for n in pool.cards], None, ref))
-        g.frames.append(Frame(self.program, {"you": 0, "opponent": g.other(0), "self": None},
-                              "game"))
-        vm.run(g)
-        return g
 
     # ---------- presentation ----------
     def show(self, g: GameState, field: str, value: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 from interpreter.engine import vm
 from interpreter.engine.instructions import Instr
 from interpreter.engine.state import Frame, GameState
-from interpreter.engine.triggers import PLAYED, apnap, deliver
+from interpreter.engine.triggers import PLAYED, apnap, deliver, unique
 
 PROMPT = "which triggered ability resolves next"
 ASKING = frozenset({"ask", "apnap"})  # (the others order a batch without a question)
@@ -58,7 +58,7 @@ class OrderTriggers(Instr):
 def distinct(group: tuple) -> tuple:
     """One option per kind of triggered ability: the same card's same ability with the same
     event fields is one choice (which of them resolves first makes no difference)."""
-    return tuple(t for i, t in enumerate(group) if t not in group[:i])
+    return unique(group)
 
 
 def fixed(g: GameState, batch: list[tuple], order: str) -> list[tuple]:

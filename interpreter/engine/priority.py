@@ -52,10 +52,12 @@ class Priority(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
-        if g.stack and awaiting(g) is not None:
+        env = f.env
+        if g.stack and awaiting(g, clean_below(g, env)) is not None:
             g.frames.append(Frame((TriggerTargets(),), {}, "block"))
             return  # (the triggered abilities just stacked choose their targets first)
-        env = f.env
+        if len(g.stack) > 1:  # (all but the top, so that resolving it keeps the mark good)
+            env[CLEAN] = (len(g.stack) - 1, g.stack[-2])
         who = env.get("#who", g.turn_player)
         passes = env.get("#passes", 0)
         while True:
@@ -189,10 +191,11 @@ class TriggerTargets(Instr):
     __slots__ = ()
 
     def run(self, g: GameState, f: Frame) -> None:
-        pos = awaiting(g)
+        pos = awaiting(g, f.env.get("#from", 0))  # (none below the last one it dealt with)
         if pos is None:
             f.pc += 1
             return
+        f.env["#from"] = pos
         _kind, card, controller, (_cid, idx, _who, fields) = g.stack[pos]
         tds = g.defs[card].abilities[idx].targets
         chosen = f.env.get("#targets", ())
@@ -217,19 +220,38 @@ class TriggerTargets(Instr):
         self.resume(g, f, options[0])
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
-        pos = awaiting(g)
+        pos = awaiting(g, f.env.get("#from", 0))
         assert pos is not None  # (the one this asked about is still waiting)
         _kind, card, _controller, (_cid, idx, _who, _fields) = g.stack[pos]
         td = g.defs[card].abilities[idx].targets[len(f.env.get("#targets", ()))]
         f.env["#targets"] = (*f.env.get("#targets", ()), chosen_target(g, td, option))
 
 
-def awaiting(g: GameState) -> int | None:
-    """The place on the stack of the lowest triggered ability still to choose its targets."""
-    for i, obj in enumerate(g.stack):
+def awaiting(g: GameState, start: int = 0) -> int | None:
+    """The place on the stack of the lowest triggered ability still to choose its targets
+    (none is below `start`)."""
+    stack = g.stack
+    for i in range(start, len(stack)):
+        obj = stack[i]
         if obj[0] == "trigger" and obj[3][3] and obj[3][3][-1] == AWAITING:
             return i
     return None
+
+
+# In a Priority frame's env: (k, the object at k - 1) when none of the k lowest objects on the
+# stack waits to choose targets. Objects are only pushed or popped at the top, removed (a
+# counter, a cancel) or given their targets in place, and each is a new tuple: while the same
+# object is still at k - 1, nothing below it moved, so a search starts at k (without it, each
+# priority would read the whole stack: a growing stack made every step slower).
+CLEAN = "#clean"
+
+
+def clean_below(g: GameState, env: dict) -> int:
+    mark = env.get(CLEAN)
+    if mark is None:
+        return 0
+    k, obj = mark
+    return k if k <= len(g.stack) and g.stack[k - 1] is obj else 0
 
 
 def set_trigger_targets(g: GameState, pos: int, chosen: tuple) -> None:
@@ -277,9 +299,9 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
                 continue
             env["card"] = obj[1]
             choice = (obj[1], obj[3][1], obj[2], obj)  # (its data's [1]: the ability's index)
-            if td.abilities(g, env) and choice not in out:
+            if td.abilities(g, env):
                 out.append(choice)
-        return out
+        return list(triggers.unique(out))  # (identical objects are one choice)
     if td.cards is not None:
         cards = vm.as_cards(g, td.cards(g, env))
         out += vm.distinct_cards(g, cards, player) if distinct else cards

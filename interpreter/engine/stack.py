@@ -3,6 +3,7 @@ hand it a batch of triggered abilities. Resolving them is engine/priority.py's."
 
 from __future__ import annotations
 
+from interpreter.engine import limits
 from interpreter.engine.state import GameState
 
 # A triggered ability whose ability declares targets carries them as its last field (TARGETS,
@@ -38,6 +39,8 @@ def push_object(g: GameState, obj: tuple) -> None:
     """`obj` goes on top of the stack (see engine/priority.py for its shape)."""
     g.stack.append(obj)
     g.version += 1
+    if limits.waiting(g) > limits.MAX_WAITING:
+        limits.too_many_waiting(g)
     if g.log is not None:
         g.log.append({"e": "stacked", "object": obj[0], "card": g.game.show(g, "card", obj[1]),
                       "player": f"P{obj[2] + 1}", "depth": len(g.stack)})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from interpreter.engine import limits
 from interpreter.engine.stack import stack_triggers
 from interpreter.engine.state import Frame, GameState
 
@@ -28,6 +29,8 @@ def heard(g: GameState, cid: int, idx: int, ability, fields: dict) -> None:
         if g.left_stamp is not None:  # (the ruleset's `triggers` need them: see its remembers)
             items += ((ZONE, g.zone_of[cid]), (PLAYED, played(g, cid, ability)))
         g.pending.append((cid, idx, controller, items))
+        if len(g.pending) + len(g.queue) + len(g.stack) > limits.MAX_WAITING:
+            limits.too_many_waiting(g)
 
 
 def played(g: GameState, cid: int, ability) -> int:
@@ -76,6 +79,16 @@ def resolving(g: GameState) -> bool:
     return any(f.kind in ("trigger", "order") for f in g.frames)
 
 
+def unique(items: tuple | list) -> tuple:
+    """The items, each once (the first of equal ones), in order: by hashing, in one pass,
+    unless a field holds something unhashable (a list of cards), then by comparing (a batch
+    of triggered abilities may hold a thousand: engine/limits.py)."""
+    try:
+        return tuple(dict.fromkeys(items))
+    except TypeError:
+        return tuple(t for i, t in enumerate(items) if t not in items[:i])
+
+
 def pump_queue(g: GameState) -> None:
     if g.queue and not resolving(g):
         push_trigger(g, g.queue.pop(0))
@@ -87,6 +100,8 @@ def deliver(g: GameState, ordered: list[tuple]) -> None:
         stack_triggers(g, ordered)
     elif g.game.ruleset.resolution == "queue":
         g.queue.extend(ordered)
+        if limits.waiting(g) > limits.MAX_WAITING:
+            limits.too_many_waiting(g)
         pump_queue(g)
     else:
         for trig in reversed(ordered):
@@ -95,6 +110,8 @@ def deliver(g: GameState, ordered: list[tuple]) -> None:
 
 def push_trigger(g: GameState, trig: tuple) -> None:
     cid, idx, controller, fields = trig
+    if len(g.frames) > limits.MAX_WAITING:  # (started, waiting for those above to finish)
+        limits.too_many_waiting(g)
     env = effect_env(g, cid, controller)
     env.update(fields)
     ability = g.defs[cid].abilities[idx]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from interpreter.rl.layout import LIMIT
 from interpreter.rl.table import Table
@@ -65,6 +66,11 @@ class TcgAECEnv(AECEnv):
         return self.table.observe(self.possible_agents.index(agent))
 
     def step(self, action: Any) -> None:
+        if not hasattr(self, "agent_selection"):
+            EnvLogger.error_step_before_reset()
+        if not self.agents:  # every agent is done and was stepped with None: nothing to do
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

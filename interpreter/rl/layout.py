@@ -150,13 +150,13 @@ class Layout:
         for seat in range(self.players):
             mine = resources.get(f"P{(viewer + seat) % self.players + 1}", {})
             for r in self.resources:
-                out[at] = mine.get(r, 0)
+                out[at] = clip(mine.get(r, 0))
                 at += 1
         phase = self.phases.get(view["phase"])
         if phase is not None:
             out[at + phase] = 1
         at += len(self.phases)
-        out[at] = view["turn"]
+        out[at] = clip(view["turn"])
         out[at + 1] = view["turn_player"] == view["you"]
         if self.stack_slots:
             self._stack(out, view.get("stack", ()), viewer)
@@ -193,7 +193,7 @@ class Layout:
         for i, prop in enumerate(self.numbers):
             value = card.get(prop)
             if value:
-                out[at + i] = value
+                out[at + i] = clip(value)
         at += len(self.numbers)
         states = card.get("states")
         if states:
@@ -205,7 +205,7 @@ class Layout:
             for name, value in counters.items():
                 i = self.counter_index.get(name)  # (one the ruleset does not declare: left out)
                 if i is not None:
-                    out[at + i] = value
+                    out[at + i] = clip(value)
 
     # ---------- actions ----------
     def ids(self, actions: list[Action], positions: dict[int, int]) -> list[int | None]:
@@ -289,6 +289,12 @@ def _slots(visibility: str, seat: int, most: int) -> int:
     if visibility == "hidden" or visibility == "owner" and seat > 0:
         return 0
     return most
+
+
+def clip(value: float) -> float:
+    """A number within +-LIMIT before it goes into the float32 vector: a number with
+    hundreds of digits would not convert at all (OverflowError)."""
+    return -LIMIT if value < -LIMIT else LIMIT if value > LIMIT else value
 
 
 def mask_of(ids: list[int | None], n: int) -> np.ndarray:

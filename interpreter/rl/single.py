@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from interpreter.agents.protocol import decide
 from interpreter.rl.aec import SEED_BOUND, observation_space
@@ -40,6 +41,7 @@ class TcgEnv(gym.Env):
         self.observation_space = observation_space(table)
         self.action_space = spaces.Discrete(table.layout.n_actions)
         self._agents: dict[int, Any] = {}
+        self._ended = True  # (no episode yet: reset first)
         self._opponent(0)  # (a bad agent name fails here, not at the first reset)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -49,6 +51,7 @@ class TcgEnv(gym.Env):
         self._agents = {p: self._opponent(match_seed * 1000 + p)
                         for p in range(self.table.players) if p != self.seat}
         reward = self._others()
+        self._ended = self.table.state.is_over
         return self.table.observe(self.seat), {"reward_before_first_step": reward} if reward else {}
 
     def _opponent(self, seed: int) -> Any:
@@ -59,11 +62,16 @@ class TcgEnv(gym.Env):
         return self.opponent
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        if self._ended:  # (Gymnasium's order: reset after an episode ends, before step)
+            raise ResetNeeded("step() after the episode ended (or before the first reset): "
+                              "call reset() first")
         rewards = self.table.play(action)
         if rewards is None:  # not a legal id: the learner loses the episode
+            self._ended = True
             return self.table.observe(self.seat), -1.0, True, False, {"illegal_action": True}
         reward = rewards[self.seat] + self._others()
-        return self.table.observe(self.seat), reward, self.table.state.is_over, False, {}
+        self._ended = self.table.state.is_over
+        return self.table.observe(self.seat), reward, self._ended, False, {}
 
     def _others(self) -> float:
         """Let the other seats play until the learner decides or the game ends; the learner's

@@ -137,7 +137,12 @@ class TcgState(pyspiel.State):
             g.apply(self.pending)
             self.pending = None
         else:
-            g, chosen = self.match.g, self._legal()[action]
+            g, legal = self.match.g, self._legal()
+            if action not in legal:  # (as OpenSpiel's own games fail: a SpielError)
+                raise pyspiel.SpielError(
+                    f"apply_action: action {action} is not legal for player "
+                    f"{g.current_player} here; legal actions: {sorted(legal)}")
+            chosen = legal[action]
             tried = g.clone()
             tried.apply(chosen.index)
             if tried.rng.getstate() == g.rng.getstate():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +31,23 @@ def deck_sections(game: Game, decks: Sequence[str | Path | dict] | None) -> list
         return [dict(d) for d in decks]
     paths = [str(d) for d in decks or ()]
     return [d.sections for d in resolve_decks(game, game.source, paths)]
+
+
+def action_id_of(value: Any, n: int) -> int:
+    """`value` as an id of a Discrete(n) space: an int or a numpy integer (a 0-d array of
+    one too) from 0 to n - 1, as Discrete.contains takes them; 2.5, "3", b"2" and True are
+    not ids (int() would read them as some other action)."""
+    if isinstance(value, np.ndarray) and value.shape == () \
+            and np.issubdtype(value.dtype, np.integer):
+        value = value.item()
+    if isinstance(value, np.integer):
+        value = int(value)
+    if type(value) is not int:
+        raise TypeError(f"action {value!r} ({type(value).__name__}) is not an action id: "
+                        f"give a whole number from 0 to {n - 1}")
+    if not 0 <= value < n:
+        raise ValueError(f"action {value} is outside the action space: ids are 0 to {n - 1}")
+    return value
 
 
 class Table:
@@ -84,10 +102,11 @@ class Table:
                                      legal)
         return seen
 
-    def play(self, action_id: int) -> list[float] | None:
+    def play(self, action_id: Any) -> list[float] | None:
         """Take an action by id: each seat's reward, or None when the id is not legal now
-        (nothing happens then)."""
-        action = self.legal().get(int(action_id))
+        (nothing happens then). Anything but a whole number of the action space is an
+        error (ValueError, TypeError), not an illegal action."""
+        action = self.legal().get(action_id_of(action_id, self.layout.n_actions))
         return None if action is None else self.apply(action)
 
     def apply(self, answer: Action | int) -> list[float]:

@@ -10,16 +10,19 @@ and a task's result never depends on which one did.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
 from interpreter.diagnostics import TcgError
+from interpreter.run import outputs
 
 BACKENDS = ("local", "ray")
 RAY_LEAST_CHUNK = 8  # a Ray task costs ~3 ms, a random UCB match ~10 ms
@@ -38,14 +41,42 @@ class InlineExecutor(Executor):
         return f
 
 
-def _quiet_worker(warm: Callable[[], object] | None) -> None:
+def _quiet_worker(warm: Callable[[], object] | None, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    outputs.close_inherited_locks()
+    die_with(parent)
     if warm is not None:
         warm()
 
 
+def die_with(parent: int) -> None:
+    """End this worker when the process `parent` ends, however it ends (SIGKILL too): on
+    Linux the kernel sends SIGKILL (prctl PR_SET_PDEATHSIG), elsewhere a thread watches.
+    A worker left behind would play on for nobody."""
+    if sys.platform == "linux":
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # (it died before the request was made)
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
 def local_executor(workers: int, warm: Callable[[], object] | None = None) -> Executor:
-    """A process pool; `warm` runs once in each worker (e.g. to load the game)."""
+    """A process pool; `warm` runs once in each worker (e.g. to load the game). The workers
+    end with this process and hold none of its folder locks."""
     if workers == 1:
         return InlineExecutor()
     import multiprocessing
@@ -53,7 +84,8 @@ def local_executor(workers: int, warm: Callable[[], object] | None = None) -> Ex
 
     # fork shares the already-loaded game with the workers; elsewhere each worker loads it.
     ctx = multiprocessing.get_context("fork") if sys.platform == "linux" else None
-    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_quiet_worker, initargs=(warm,))
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_quiet_worker,
+                               initargs=(warm, os.getpid()))
 
 
 def _ray():

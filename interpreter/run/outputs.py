@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -52,9 +53,13 @@ def check_folder(path: str | Path, option: str = "--out") -> None:
         raise TcgError(f"{option} {path}: not writable")
 
 
-def lock_folder(folder: Path) -> IO[str]:
+def lock_folder(folder: Path) -> Lock:
     """Hold FOLDER/.lock until the returned file is closed (or the process ends): a second
-    run writing the same folder is refused instead of tearing the first one's files."""
+    run writing the same folder is refused instead of tearing the first one's files.
+
+    The lock belongs to this process alone: a worker forked while it is held closes its
+    copy (close_inherited_locks), so that a run killed outright leaves no lock behind even
+    if a worker outlived it."""
     import fcntl
 
     f = open_output(folder / ".lock", "a")
@@ -64,7 +69,20 @@ def lock_folder(folder: Path) -> IO[str]:
         f.close()
         raise TcgError(f"{folder} is in use by another run (tcg simulate); wait for it to end "
                        "or choose another --out") from None
-    return f
+    _LOCKS.add(f.fileno())
+    return Lock(f.f, f.name)
+
+
+_LOCKS: set[int] = set()  # the descriptors of the folder locks this process holds
+
+
+def close_inherited_locks() -> None:
+    """In a forked worker: close the copies of the parent's folder locks (a lock held by
+    an open file shared with a child lives as long as the child's copy)."""
+    for fd in list(_LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _LOCKS.clear()
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -74,11 +92,66 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def open_output(path: str | Path, mode: str = "w") -> IO[str]:
+def open_output(path: str | Path, mode: str = "w") -> Output:
+    """A text file to write (`mode` "w" or "a"), refused unless it is a regular file or
+    absent (a pipe would block the run forever, a device swallow it); every OSError while
+    writing, flushing or closing it is a TcgError that names it."""
+    regular_or_absent(path)
     try:
-        return open(path, mode, encoding="utf-8", newline="")  # noqa: SIM115 - the caller closes
+        # (O_NONBLOCK: a pipe made after the check fails at once instead of waiting)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK
+                     | (os.O_APPEND if mode == "a" else os.O_TRUNC), 0o666)
+        os.set_blocking(fd, True)
+        return Output(open(fd, mode, encoding="utf-8", newline=""), str(path))  # noqa: SIM115
     except OSError as e:
         raise TcgError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def regular_or_absent(path: str | Path, verb: str = "write") -> None:
+    """Refuse a path that names a pipe, a device, a socket or a folder (links followed)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise TcgError(f"cannot {verb} {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise TcgError(f"cannot {verb} {path}: not a regular file (a folder, device, pipe or "
+                       "socket); remove it or choose another place")
+
+
+class Output:
+    """An open text file whose OSErrors (a full disk, an I/O error, a vanished folder)
+    are TcgErrors naming it: `cannot write FILE: ...`, exit 2, whatever was written so far
+    left in place."""
+
+    def __init__(self, f: IO[str], path: str) -> None:
+        self.f, self.name = f, path
+
+    def write(self, text: str) -> int:
+        with writing(self.name):
+            return self.f.write(text)
+
+    def flush(self) -> None:
+        with writing(self.name):
+            self.f.flush()
+
+    def fileno(self) -> int:
+        return self.f.fileno()
+
+    def close(self) -> None:
+        """Close (the file is closed even when its last flush fails, which is reported)."""
+        with writing(self.name):
+            self.f.close()
+
+
+class Lock(Output):
+    """A folder's .lock, held while open."""
+
+    def close(self) -> None:
+        if not self.f.closed:
+            _LOCKS.discard(self.f.fileno())
+        super().close()
 
 
 @contextlib.contextmanager

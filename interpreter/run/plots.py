@@ -11,12 +11,14 @@ added to it (for this process; the cache file is left alone).
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
 from functools import cache, wraps
 from pathlib import Path
 
 from interpreter.diagnostics import TcgError
+from interpreter.run import outputs
 
 WIN_RATES, LENGTHS, MATRIX, CARDS = "win_rates.png", "lengths.png", "matrix.png", "cards.png"
 PLOT_EXTRA = "pip install -e '.[plot]' (or pip install matplotlib)"
@@ -80,9 +82,16 @@ def _figure(width: float, height: float):
 
 
 def _save(fig, path: Path) -> Path:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # a glyph missing from the font
-        fig.savefig(path, format="png")
+    """Written whole beside `path`, then renamed onto it (whatever was there: a pipe would
+    block savefig), as outputs.replace_whole does."""
+    tmp = outputs.temporary_beside(path)
+    try:
+        with warnings.catch_warnings(), outputs.writing(path):
+            warnings.simplefilter("ignore", UserWarning)  # a glyph missing from the font
+            fig.savefig(tmp, format="png")
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from interpreter.agents.basic import Concede, ScriptedAgent, ScriptError
 from interpreter.agents.protocol import decide
+from interpreter.check.limits import LIMIT, LIMIT_HINT, too_many_cards
 from interpreter.diagnostics import Diagnostic, DiagnosticError, TcgError
 from interpreter.engine import chance, vm
 from interpreter.engine.game import Game
@@ -71,6 +72,8 @@ def build_state(game: Game, spec: dict, seed: int, random: Sequence = ()) -> Gam
     g.res = [{k: v.get("initial", 0) for k, v in game.ruleset.resources.items()}
              for _ in g.players]
     hosts = []
+    if (over := too_many_cards(spec)) is not None:
+        raise TcgError(over[1])
     for key, cards in (spec.get("zones") or {}).items():
         ref = _zone(game, key)
         for entry in cards:
@@ -151,6 +154,10 @@ def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
         confine.named_file(doc, ("ruleset",), ruleset, here)
         ruleset = str(here / ruleset)
     game = load_game(ruleset, extra, reference)
+    if isinstance(spec.get("state"), dict) and (over := too_many_cards(spec["state"])):
+        out.diagnostics.append(doc.key_diag(("state", "zones", over[0]), LIMIT, over[1],
+                                            LIMIT_HINT))
+        return out
     try:
         g = _start(game, spec)
     except chance.ChanceMismatch as e:

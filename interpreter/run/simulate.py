@@ -269,6 +269,7 @@ def read_results(out: Path, plan: Plan) -> dict[int, dict]:
     """The records of an earlier run of the same plan (a torn last line is dropped)."""
     run = out / RUN
     if run.exists():
+        outputs.regular_or_absent(run, "read")
         try:
             before = json.loads(run.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as e:
@@ -282,6 +283,7 @@ def read_results(out: Path, plan: Plan) -> dict[int, dict]:
     path = out / RESULTS
     if not path.exists():
         return records
+    outputs.regular_or_absent(path, "read")  # (a pipe would block here forever)
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             r = json.loads(line)
