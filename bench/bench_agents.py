@@ -138,11 +138,19 @@ def ladder(duels: list[Duel]) -> list[tuple[str, float, float]]:
     return sorted(rows, key=lambda x: -x[1])
 
 
+def label(agent: str) -> str:
+    """An agent as the ladder names it (mcts's equal time differs per ruleset)."""
+    return "mcts (equal time)" if agent.startswith("mcts:") else agent
+
+
 def _games(duels: list[Duel]) -> Iterator[tuple[str, str, bool]]:
     """Every game as (winner, loser, drawn), interleaved across duels (the order a rating
     sees them matters: no duel comes all at once)."""
-    queues = [[(d.a, d.b, False)] * d.a_wins + [(d.b, d.a, False)] * d.b_wins
-              + [(d.a, d.b, True)] * (d.games - d.a_wins - d.b_wins) for d in duels]
+    queues = []
+    for d in duels:
+        a, b = label(d.a), label(d.b)
+        queues.append([(a, b, False)] * d.a_wins + [(b, a, False)] * d.b_wins
+                      + [(a, b, True)] * (d.games - d.a_wins - d.b_wins))
     for i in range(max((len(q) for q in queues), default=0)):
         for q in queues:
             if i < len(q):
@@ -193,11 +201,13 @@ def main(argv: list[str] | None = None) -> None:
             duels += vs
             for d in vs[:-1]:
                 rate, lo, hi = d.rate()
+                console.print(f"  {name}: default vs {d.b}: {d.a_wins}/{d.games} ({lo:.0%}–{hi:.0%})")
                 strength.add_row(name, d.b, f"{d.a_wins}/{d.games}", str(d.games - d.a_wins - d.b_wins),
                                  f"{rate:.0%}", f"{lo:.0%}–{hi:.0%}")
             mine = duel(pool, rs, "default", "default", args.cost_games, args.seed)
             theirs = duel(pool, rs, "greedy", "greedy", args.cost_games, args.seed)
             dm, gm = sum(mine.cpu) / len(mine.cpu), sum(theirs.cpu) / len(theirs.cpu)
+            console.print(f"  {name}: CPU/match default {dm:.3f} s, greedy {gm:.3f} s ({dm / gm:.1f}×)")
             cost.add_row(name, f"{dm:.3f}", f"{gm:.3f}", f"{dm / gm:.1f}×", f"{per_decision * 1000:.1f} ms")
     console.print(strength)
     console.print(cost)
@@ -205,7 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     for col in ("agent", "rating", "±"):
         board.add_column(col, justify="left" if col == "agent" else "right")
     for n, r, sigma in ladder(duels):
-        board.add_row(n if not n.startswith("mcts:") else "mcts (equal time)", f"{r:.1f}", f"{sigma:.1f}")
+        board.add_row(n, f"{r:.1f}", f"{sigma:.1f}")
     console.print(board)
 
 

@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from interpreter.run.scenario import Outcome
 
+# every agent name (interpreter.agents.basic.AGENTS, which a test keeps equal: importing the
+# agents here would slow every `tcg` start)
+AGENT_NAMES = ("default", "default:WORLDS", "random", "first", "human", "human:STOPS", "greedy",
+               "greedy:WORLDS", "mcts", "mcts:ITERATIONS", "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
@@ -56,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="deck file (give one per player)")
     play.add_argument("--seed", type=int, default=None, help="the match's seed (default 0)")
     play.add_argument("--agents", default=None,
-                      help="e.g. random,random (the default) or human,random")
+                      help="one per player, e.g. default,default (the default) or human,default; "
+                           "see tcg simulate --help for every agent")
     play.add_argument("--log", help="write the JSON Lines log here")
     play.add_argument("--turns", type=int, default=None, metavar="N",
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
@@ -104,7 +110,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
                           "1 with the local backend runs in this process)")
     sim.add_argument("--seed", type=int, default=0, help="match i uses seed S+i (default 0)")
-    sim.add_argument("--agents", default="random,random", help="deck A's agent,deck B's agent")
+    sim.add_argument("--agents", default="default,default",
+                     help="deck A's agent,deck B's agent (default default,default). Agents: "
+                          + ", ".join(AGENT_NAMES) + ". default: the search agent for any "
+                          "ruleset (docs/BALANCE.md); random: any legal option; first: the first "
+                          "option; greedy: one-ply search on the ruleset's heuristic; mcts: tree "
+                          "search (slow); human: you, in the terminal")
     sim.add_argument("--backend", default="local",
                      help="local (a process pool, the default) or ray (needs the ray extra: "
                           "pip install -e '.[ray]')")
@@ -138,8 +149,8 @@ def _serve_parser(sub) -> None:
                                                    f"{files.default_ruleset()})")
     serve.add_argument("--deck", action="append", default=[], help="deck file (one per player)")
     serve.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
-    serve.add_argument("--agents", default="human,greedy",
-                       help="one per seat: human or an AI (default human,greedy; human,human: "
+    serve.add_argument("--agents", default="human,default",
+                       help="one per seat: human or an AI (default human,default; human,human: "
                             "two seats, each its own URL)")
     serve.add_argument("--turns", type=int, default=None, metavar="N", help="the match's turn limit")
     serve.add_argument("--hotseat", action="store_true",
@@ -190,7 +201,7 @@ def _play(args: argparse.Namespace) -> int:
         if args.turns is not None and args.turns < 1:
             raise TcgError(f"--turns must be at least 1, got {args.turns}")
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
-                           (args.agents or "random,random").split(","), args.turns)
+                           (args.agents or "default,default").split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)

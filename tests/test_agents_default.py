@@ -96,3 +96,14 @@ def test_a_replaced_rng_is_the_states_own():
     mine = random.Random(5)
     c.rng = mine
     assert c.rng is mine and s.rng is not mine
+
+
+def test_every_agent_is_listed_in_the_help(capsys):
+    from interpreter import cli
+    from interpreter.agents import AGENTS
+
+    assert cli.AGENT_NAMES == AGENTS
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text for name in AGENTS) and "default default,default" in text

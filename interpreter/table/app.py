@@ -185,7 +185,7 @@ class Server:
         replay, message = self._replay(), await _json(request)
         table = await run_in_threadpool(replay.fork, _int(message.get("step", 0)),
                                         _player(message.get("seat", "P1")),
-                                        str(message.get("agent", "greedy")))
+                                        str(message.get("agent", "default")))
         return JSONResponse({"url": f"/?seat={self.add(table)[0]}"})
 
     async def get_export(self, request: Request) -> Response:
