@@ -135,6 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
     _add_schema(sub)
+    _add_train(sub)
     _add_lsp(sub)
     return p
 
@@ -445,6 +446,35 @@ def _schema(args: argparse.Namespace) -> int:
         print(path)
     return 0
 
+
+
+def _add_train(sub) -> None:
+    train = sub.add_parser("train", help="tune the default agent's evaluation for one ruleset by self-play",
+                           description="Plays the default agent against itself with one weight of its "
+                                       "evaluation changed at a time, keeps the changes that win, and "
+                                       "writes RULESET.weights.json beside the ruleset file, which the "
+                                       "default agent then reads for that ruleset (docs/BALANCE.md).")
+    train.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
+    train.add_argument("--deck", action="append", default=[], help="deck file (give two)")
+    train.add_argument("--minutes", type=float, default=5.0, help="how long to train (default 5)")
+    train.add_argument("--games", type=int, default=8, help="games per trial (default 8, in fours)")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--out", type=Path, default=None,
+                       help="write the weights here instead (the agent reads only the file beside "
+                            "the ruleset)")
+    train.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from interpreter.agents.train import train
+    from interpreter.diagnostics import TcgError
+
+    if not args.minutes > 0 or args.games < 1:
+        raise TcgError("--minutes must be positive and --games at least 1")
+    weights, path = train(args.ruleset, args.deck, args.minutes, args.games, args.seed,
+                          lambda line: print(line, flush=True), args.out)
+    print(f"wrote {path}: {weights}")
+    return 0
 
 
 def _add_lsp(sub) -> None:

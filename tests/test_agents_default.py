@@ -35,6 +35,12 @@ def test_the_margins_come_from_the_win_and_loss_conditions(ruleset: str, term: t
     assert term in [(t.kind, t.key, t.larger, t.outcome) for t in e.terms]
 
 
+def test_what_pays_for_cards_is_read_from_the_actions_requirements():
+    e = Evaluation(interpreter.load_game("kannagi"))  # requires: card.cost <= count(soul(you))
+    assert [r.name for r in e.means_refs[0]] == ["soul"]
+    assert Evaluation(interpreter.load_game("ucb")).means_refs[0] == ()  # (mana: owner-only, a hand)
+
+
 def test_losing_life_looks_worse_and_a_finished_game_is_worth_its_result():
     game = interpreter.load_game("kannagi")
     s = game.new_state(interpreter.default_decks(game), 1, log=False)
@@ -107,3 +113,24 @@ def test_every_agent_is_listed_in_the_help(capsys):
         cli.main(["simulate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert all(name in text for name in AGENTS) and "default default,default" in text
+
+
+# ---------- tcg train ----------
+
+def test_train_writes_weights_the_agent_reads(tmp_path, capsys):
+    from interpreter import cli
+    from interpreter.agents.train import load_weights, weights_path
+
+    out = tmp_path / "board.weights.json"
+    assert cli.main(["train", "tests/rulesets/board.yaml", "--minutes", "0.02", "--games", "4",
+                     "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "trial 1:" in printed and f"wrote {out}" in printed
+    ruleset = tmp_path / "board.yaml"  # a ruleset file with that weights file beside it
+    ruleset.write_text("id: board\n")
+    assert weights_path(ruleset) == out
+    assert load_weights(str(ruleset)) is not None
+    out.write_text("{not json")
+    load_weights.cache_clear()
+    with pytest.raises(TcgError, match="weights"):
+        load_weights(str(ruleset))

@@ -11,6 +11,8 @@ No game is named here: the terms come from what every ruleset declares.
   most; a win's progress counts linearly.
 - **Board**: the cards where abilities work (those that act), each player's.
 - **Hand**: the cards in zones only their owner sees (options held back).
+- **Means**: the cards in zones an action's `requires` counts (`card.cost <= count(soul(you))`:
+  what pays for cards), other than those.
 - **Strength**: each number property summed over the cards where abilities work, in units of
   its mean over the game's cards.
 - **The ruleset's `heuristic`**, when it gives one, in its own units.
@@ -40,6 +42,7 @@ class Weights:
     margin: float = 12.0
     board: float = 1.0
     hand: float = 0.4
+    means: float = 0.5
     strength: float = 0.3
     heuristic: float = 1.0
 
@@ -120,6 +123,32 @@ def _procedure_ends(node: object, found: list[tuple[A.Expr, str, int]]) -> None:
             _procedure_ends(getattr(node, f.name), found)
 
 
+def _counted_zones(e: object, found: set[str]) -> None:
+    """The zones of `count(ZONE(you))` (or `player`) anywhere in an expression."""
+    if isinstance(e, A.Call) and e.name == "count" and len(e.args) == 1:
+        src = e.args[0].value
+        src = src.source if isinstance(src, A.Filter) else src
+        if isinstance(src, A.Call) and len(src.args) == 1 and isinstance(src.args[0].value, A.Name) \
+                and src.args[0].value.id in ("you", "player"):
+            found.add(src.name)
+    if isinstance(e, tuple | list):
+        for item in e:
+            _counted_zones(item, found)
+    elif hasattr(e, "__dataclass_fields__") and not isinstance(e, A.Span):
+        for f in fields(e):  # type: ignore[arg-type]
+            _counted_zones(getattr(e, f.name), found)
+
+
+def means(raw: dict) -> set[str]:
+    """The zones the actions' requirements count: what pays for playing cards."""
+    found: set[str] = set()
+    for action in (raw.get("actions") or {}).values():
+        for req in (action.get("requires") or ()) if isinstance(action, dict) else ():
+            if isinstance(req, dict) and isinstance(req.get("if"), str):
+                _counted_zones(parse_expr(req["if"]), found)
+    return found
+
+
 def conditions(raw: dict) -> list[tuple[A.Expr, str, int]]:
     """The ruleset's win/loss conditions: (condition, its subject's name, outcome)."""
     out: list[tuple[A.Expr, str, int]] = []
@@ -154,6 +183,10 @@ class Evaluation:
         self.board_refs = [tuple(r for r in game.board_refs if r.owner == p) for p in range(n)]
         self.hand_refs = [tuple(ZoneRef(z, p) for z, d in rs.zones.items()
                                 if d.visibility == "owner" and not d.shared) for p in range(n)]
+        paying = sorted(means(rs.raw) - {r.name for refs in self.hand_refs for r in refs}
+                        - {r.name for r in game.board_refs})
+        self.means_refs = [tuple(ZoneRef(z, p) for z in paying if not rs.zones[z].shared)
+                           for p in range(n)]
         self.numbers = [name for name, p in rs.properties.items() if p.type == "number"]
         self.scales = {name: self._mean(game, name) for name in self.numbers}
 
@@ -171,6 +204,8 @@ class Evaluation:
         v = w.margin * (self._margins(g, player) - self._margins(g, other))
         v += w.board * (self._count(g, self.board_refs[player]) - self._count(g, self.board_refs[other]))
         v += w.hand * (self._count(g, self.hand_refs[player]) - self._count(g, self.hand_refs[other]))
+        if w.means:
+            v += w.means * (self._count(g, self.means_refs[player]) - self._count(g, self.means_refs[other]))
         if w.strength and self.numbers:
             v += w.strength * (self._strength(g, player) - self._strength(g, other))
         if w.heuristic and g.game.ruleset.heuristic is not None:
