@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from interpreter.run.scenario import Outcome
 
+# every agent name (interpreter.agents.basic.AGENTS, which a test keeps equal: importing the
+# agents here would slow every `tcg` start)
+AGENT_NAMES = ("default", "default:WORLDS", "random", "first", "human", "human:STOPS", "greedy",
+               "greedy:WORLDS", "mcts", "mcts:ITERATIONS", "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
@@ -56,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="deck file (give one per player)")
     play.add_argument("--seed", type=int, default=None, help="the match's seed (default 0)")
     play.add_argument("--agents", default=None,
-                      help="e.g. random,random (the default) or human,random")
+                      help="one per player, e.g. default,default (the default) or human,default; "
+                           "see tcg simulate --help for every agent")
     play.add_argument("--log", help="write the JSON Lines log here")
     play.add_argument("--turns", type=int, default=None, metavar="N",
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
@@ -107,7 +113,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
                           "1 with the local backend runs in this process)")
     sim.add_argument("--seed", type=int, default=0, help="match i uses seed S+i (default 0)")
-    sim.add_argument("--agents", default="random,random", help="deck A's agent,deck B's agent")
+    sim.add_argument("--agents", default="default,default",
+                     help="deck A's agent,deck B's agent (default default,default). Agents: "
+                          + ", ".join(AGENT_NAMES) + ". default: the search agent for any "
+                          "ruleset (docs/BALANCE.md); random: any legal option; first: the first "
+                          "option; greedy: one-ply search on the ruleset's heuristic; mcts: tree "
+                          "search (slow); human: you, in the terminal")
     sim.add_argument("--backend", default="local",
                      help="local (a process pool, the default) or ray (needs the ray extra: "
                           "pip install -e '.[ray]')")
@@ -127,6 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
     _add_schema(sub)
+    _add_train(sub)
     _add_lsp(sub)
     return p
 
@@ -141,8 +153,8 @@ def _serve_parser(sub) -> None:
                                                    f"{files.default_ruleset()})")
     serve.add_argument("--deck", action="append", default=[], help="deck file (one per player)")
     serve.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
-    serve.add_argument("--agents", default="human,greedy",
-                       help="one per seat: human or an AI (default human,greedy; human,human: "
+    serve.add_argument("--agents", default="human,default",
+                       help="one per seat: human or an AI (default human,default; human,human: "
                             "two seats, each its own URL)")
     serve.add_argument("--turns", type=int, default=None, metavar="N", help="the match's turn limit")
     serve.add_argument("--hotseat", action="store_true",
@@ -193,7 +205,7 @@ def _play(args: argparse.Namespace) -> int:
         if args.turns is not None and args.turns < 1:
             raise TcgError(f"--turns must be at least 1, got {args.turns}")
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
-                           (args.agents or "random,random").split(","), args.turns)
+                           (args.agents or "default,default").split(","), args.turns)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)
@@ -441,6 +453,35 @@ def _schema(args: argparse.Namespace) -> int:
         print(path)
     return 0
 
+
+
+def _add_train(sub) -> None:
+    train = sub.add_parser("train", help="tune the default agent's evaluation for one ruleset by self-play",
+                           description="Plays the default agent against itself with one weight of its "
+                                       "evaluation changed at a time, keeps the changes that win, and "
+                                       "writes RULESET.weights.json beside the ruleset file, which the "
+                                       "default agent then reads for that ruleset (docs/BALANCE.md).")
+    train.add_argument("ruleset", help="a bundled id (rulesets/<id>.yaml) or a ruleset file")
+    train.add_argument("--deck", action="append", default=[], help="deck file (give two)")
+    train.add_argument("--minutes", type=float, default=5.0, help="how long to train (default 5)")
+    train.add_argument("--games", type=int, default=8, help="games per trial (default 8, in fours)")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--out", type=Path, default=None,
+                       help="write the weights here instead (the agent reads only the file beside "
+                            "the ruleset)")
+    train.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from interpreter.agents.train import train
+    from interpreter.diagnostics import TcgError
+
+    if not args.minutes > 0 or args.games < 1:
+        raise TcgError("--minutes must be positive and --games at least 1")
+    weights, path = train(args.ruleset, args.deck, args.minutes, args.games, args.seed,
+                          lambda line: print(line, flush=True), args.out)
+    print(f"wrote {path}: {weights}")
+    return 0
 
 
 def _add_lsp(sub) -> None:

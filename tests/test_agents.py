@@ -16,7 +16,7 @@ from interpreter.engine.observe import LazyLabels, LazyObservation, observation,
 from interpreter.load import files
 
 RULESETS = files.bundled_ids()
-SEARCHERS = ("greedy", "greedy:2", "mcts:20")
+SEARCHERS = ("default", "greedy", "greedy:2", "mcts:20")
 
 
 def midgames(ruleset: str, count: int = 3, steps: int = 30) -> list:

@@ -174,8 +174,8 @@ def _card_text(observation: dict, cid: int) -> str:
     return f"no card #{cid} that you can see"
 
 
-AGENTS = ("random", "first", "human", "human:STOPS", "greedy", "greedy:WORLDS", "mcts", "mcts:ITERATIONS",
-          "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
+AGENTS = ("default", "default:WORLDS", "random", "first", "human", "human:STOPS", "greedy",
+          "greedy:WORLDS", "mcts", "mcts:ITERATIONS", "mcts:SECONDSs", "mcts:ITERATIONS:SECONDSs")
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -189,6 +189,13 @@ def make_agent(name: str, seed: int) -> Agent:
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
+    if kind == "default":
+        from interpreter.agents.default import DefaultAgent
+
+        parts = params.split(":") if params else []
+        if len(parts) > 1 or not all(_count(p) for p in parts):
+            raise TcgError(f"bad agent {name!r}: write default or default:WORLDS (a whole number >= 1)")
+        return DefaultAgent(seed, **({"worlds": int(parts[0])} if parts else {}))
     if kind == "greedy":
         from interpreter.agents.greedy import GreedyAgent
 

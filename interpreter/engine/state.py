@@ -219,7 +219,8 @@ class GameState:
     __slots__ = (
         "game", "defs", "zone_of", "zones", "flags", "face", "owner", "controller", "counters",
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
-        "decision", "result", "rng", "chance", "version", "mods", "counts", "log", "clock", "steps",
+        "decision", "result", "_rng", "_rng_shared", "chance", "version", "mods", "counts", "log",
+        "clock", "steps",
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
@@ -256,7 +257,8 @@ class GameState:
         self.stack: list[tuple] = []  # objects waiting to resolve, under priority (engine/priority.py)
         self.decision: Decision | None = None
         self.result: Result | None = None
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_shared = False  # see rng
         self.chance: Any = None  # chance.Script: fixed outcomes for random steps (None: the RNG)
         self.version = 0  # bumped by every change (values derived from the state are kept per version)
         self.mods: list[tuple] = []  # (cid, prop, op, value, until, stamp)
@@ -408,8 +410,10 @@ class GameState:
         d = self.decision
         if d is not None and type(d[3]) is not str:  # a late prompt reads this state: in words
             g.decision = Decision((d[0], d[1], d[2], d.prompt))  # now (it moves on, or the copy)
-        g.rng = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
-        g.rng.setstate(self.rng.getstate())
+        # the RNG is shared until either state draws from it (copying its state costs more
+        # than all the rest of a clone, and most search copies never shuffle)
+        g._rng = self._rng
+        g._rng_shared = self._rng_shared = True
         g.chance = None if self.chance is None else self.chance.copy()
         g.version = self.version
         g.mods = list(self.mods)
@@ -432,6 +436,21 @@ class GameState:
         g.marks = dict(self.marks)
         g.expiring = {k: list(v) for k, v in self.expiring.items()}
         return g
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's RNG. After a clone() the two states share one generator, which neither
+        draws from: the first of them to read `rng` gets a copy of its own, in the state it had
+        at the clone (so every copy draws the same stream a copy made at once would)."""
+        if self._rng_shared:
+            own = _blank_rng(random.Random, 0)  # (not Random(): it would read os.urandom first)
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
 
     def give_state(self, cid: int, state: str) -> None:
         """Put a card in a state, as a given state does (the set_state primitive also marks

@@ -38,7 +38,7 @@ def aec_env(ruleset: RulesetLike, decks: Sequence | None = None, *,
     return TcgAECEnv(Table(ruleset, decks, **opts), render_mode=render_mode)
 
 
-def gym_env(ruleset: RulesetLike, opponent: Any = "random", seat: int = 0,
+def gym_env(ruleset: RulesetLike, opponent: Any = "default", seat: int = 0,
             decks: Sequence | None = None, *, render_mode: str | None = None,
             **opts: Any) -> TcgEnv:
     """A Gymnasium Env: `seat` of `ruleset` against `opponent` (an agent name, an agent, or a

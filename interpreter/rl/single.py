@@ -19,8 +19,8 @@ Policy = Callable[[dict[str, np.ndarray]], int]  # an observation (with its mask
 
 class TcgEnv(gym.Env):
     """The learner plays `seat`; every other seat is played by `opponent`: an agent name as
-    `tcg play --agents` takes them ("random", "greedy", "mcts:200"...), an agent object
-    (`choose(observation, labels)`, see interpreter.agents), or a policy on this env's
+    `tcg play --agents` takes them ("default", the default; "random", "greedy", "mcts:200"...),
+    an agent object (`choose(observation, labels)`, see interpreter.agents), or a policy on this env's
     observations (a callable from {"observation", "action_mask"} to an action id: self-play).
     `reset(seed=N)` plays the match `tcg play --seed N --agents ...` plays with the opponent
     in its seat (an agent named is made anew at each reset, seeded as `tcg play` seeds it;
@@ -31,7 +31,7 @@ class TcgEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, table: Table, opponent: Any = "random", seat: int = 0,
+    def __init__(self, table: Table, opponent: Any = "default", seat: int = 0,
                  render_mode: str | None = None) -> None:
         if not 0 <= seat < table.players:
             raise ValueError(f"seat {seat}: the ruleset has seats 0..{table.players - 1}")

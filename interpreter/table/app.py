@@ -232,7 +232,7 @@ class Server:
     async def post_fork(self, request: Request) -> Response:
         self.viewer(request)
         replay, message = self._replay(), await _json(request)
-        agent = check_agent(str(message.get("agent", "greedy")), "the fork")
+        agent = check_agent(str(message.get("agent", "default")), "the fork")
         table = await run_in_threadpool(replay.fork, _int(message.get("step", 0)),
                                         _player(message.get("seat", "P1")), agent)
         return JSONResponse({"url": f"/?seat={self.add(table)[0]}"})
