@@ -1,0 +1,227 @@
+"""The words of a match as one player may read them: questions, options, cards, events."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from interpreter.engine.actions import DECLINE, PASS
+from interpreter.engine.game import Game
+from interpreter.engine.instructions import DONE
+from interpreter.engine.picks import Pick
+from interpreter.engine.state import GameState, ZoneRef, visible
+from interpreter.lang import ast as A
+from interpreter.lang import parse_ability
+from interpreter.words import catalog
+from interpreter.words.phrases import Asked, Phrases, fill
+from interpreter.words.render import Render, readable
+
+current: str | None = None  # the language a front end chose (--lang); None: the ruleset's
+
+
+class Words:
+    """A game's words in one language."""
+
+    def __init__(self, game: Game, lang: str) -> None:
+        self.game, self.rs, self.lang = game, game.ruleset, lang
+        self.phrases: Phrases = game.ruleset.phrases or Phrases()
+        self._abilities: dict[str, str] = {}
+
+    def say(self, key: str, **values: object) -> str:
+        return catalog.say(key, self.lang, **values)
+
+    def word(self, name: str) -> str:
+        return self.phrases.get("names", name, self.lang) or readable(name)
+
+    def render(self) -> Render:
+        return Render(self.rs, self.phrases, self.lang)
+
+    def ability(self, text: str) -> str:
+        """An ability's text (effect code) rendered in words."""
+        if text not in self._abilities:
+            try:
+                self._abilities[text] = self.render().ability(parse_ability(text))
+            except Exception:  # noqa: BLE001 - a text the checker refused: no words for it
+                self._abilities[text] = self.say("nothing")
+        return self._abilities[text]
+
+    # ---- values ----
+    def player(self, p: int) -> str:
+        return f"P{p + 1}"
+
+    def zone(self, ref: ZoneRef) -> str:
+        zone = self.word(ref.name)
+        return zone if ref.owner < 0 else self.say("zone_of", owner=self.player(ref.owner), zone=zone)
+
+    def card(self, g: GameState, cid: int, viewer: int | None, ids: bool = True) -> str:
+        if not visible(g, cid, viewer):
+            ref = g.zone_of[cid]
+            if ref.owner < 0:
+                return self.say("a_card")
+            return self.say("hidden_in", owner=self.player(ref.owner), zone=self.word(ref.name))
+        name = g.defs[cid].name
+        return f"{name}#{cid}" if ids else name
+
+    def value(self, g: GameState, value: Any, kind: str, viewer: int | None) -> str:
+        if kind == "player" and type(value) is int:
+            return self.player(value)
+        if kind == "cards":
+            cards = (value,) if type(value) is int else value if type(value) is tuple else ()
+            return catalog.joined([self.card(g, c, viewer, ids=False) for c in cards], self.lang) \
+                or self.say("none")
+        if isinstance(value, ZoneRef):
+            return self.zone(value)
+        if type(value) is bool:
+            return self.say("true" if value else "false")
+        return self.say("none") if value is None else str(value)
+
+    # ---- the question and its options ----
+    def asked(self, g: GameState) -> tuple[Asked | None, dict]:
+        """The statement asking the pending question (None: the engine's own), and its env."""
+        d = g.decision
+        if d is None:
+            return None, {}
+        p = d[3]
+        env = g.frames[-1].env if g.frames else {}
+        if type(p) is str:
+            return self.phrases.asked.get(p), env
+        return self.phrases.asked.get(getattr(p[0], "__self__", None)), p[2]
+
+    def question(self, g: GameState, viewer: int | None) -> str:
+        d = g.decision
+        if d is None:
+            return ""
+        asked, env = self.asked(g)
+        if d.kind == "action":
+            text = self.say("phase_prompt", phase=self.word(g.phase)) if g.phase else self.say("pass")
+        elif d.kind == "order":
+            text = self.say("order_prompt")
+        elif asked is None:
+            text = d.prompt
+        else:
+            text = self._asked_text(g, asked, env, viewer)
+        card = env.get("card")
+        if type(card) is tuple and len(card) == 1:
+            card = card[0]
+        if type(card) is int and card < len(g.defs) and d.kind != "action":
+            name = self.card(g, card, viewer, ids=False)
+            if name not in text:
+                text = self.say("about", question=text, card=name)
+        f = g.frames[-1] if g.frames else None
+        if d.kind == "choose" and f is not None and f.choice is not None and f.choice[1] > 1:
+            chosen = [self.card(g, c, viewer) for c in f.choice[2]]
+            text += " " + self.say("chosen_of", n=len(chosen), m=f.choice[1],
+                                   cards=catalog.joined(chosen, self.lang) or "-")
+        return text
+
+    def _asked_text(self, g: GameState, asked: Asked, env: dict, viewer: int | None) -> str:
+        phrase = self.phrases.get("decisions", asked.key, self.lang)
+        types = self._types(asked.key)
+        if phrase is not None:
+            return fill(phrase, {k: self.value(g, v, types.get(k, "any"), viewer)
+                                 for k, v in env.items() if type(k) is str and not k.startswith("#")})
+        s = asked.stmt
+        if getattr(s, "prompt", None) is not None:
+            return g.decision.prompt if g.decision is not None else ""
+        r = self.render()
+        for k, t in types.items():
+            if k in env and t in ("player", "cards", "number"):
+                r.bound[k] = self.value(g, env[k], t, viewer)
+        context = asked.key.split(".")[0]
+        body = r.body(s.body) if isinstance(s, A.May) else r.stmt(s)
+        text = self.say("may_prompt", body=body) if isinstance(s, A.May) else body
+        return f"{self.word(context)}: {text}" if context else text
+
+    def _types(self, key: str) -> dict[str, str]:
+        context = key.split(".")[0]
+        verb = self.rs.verbs.get(context)
+        types = {"you": "player", "opponent": "player", "card": "cards", "player": "player"}
+        if verb is not None:
+            types.update(zip(verb.params, verb.types, strict=True))
+        return types
+
+    def option(self, g: GameState, option: Any, viewer: int | None) -> str:
+        if option == PASS:
+            return self.say("end_phase", phase=self.word(g.phase)) if g.phase else self.say("pass")
+        if option == DECLINE:
+            return self.say("pass")
+        if option == DONE:
+            return self.say("done")
+        if option is True or option is False:
+            return self.say("true" if option else "false")
+        if isinstance(option, int):
+            return self.card(g, option, viewer)
+        if isinstance(option, Pick):
+            return self._pick(g, option, viewer)
+        if isinstance(option, tuple) and len(option) == 3 and isinstance(option[0], str):
+            return self._action(g, option, viewer)
+        if isinstance(option, tuple) and len(option) == 4:  # a waiting or stacked ability
+            cid, idx = option[0], option[1]
+            name = self.card(g, cid, viewer)
+            if not visible(g, cid, viewer):
+                return name
+            return f"{name}: {self.ability(g.defs[cid].abilities[idx].text)}"
+        if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":
+            return self.player(option[1])
+        return str(option)
+
+    def _pick(self, g: GameState, pick: Pick, viewer: int | None) -> str:
+        asked, _env = self.asked(g)
+        if asked is not None and isinstance(asked.stmt, A.ChooseMode) and type(pick.value) is int:
+            return self.render().mode(asked.stmt.modes[pick.value])
+        if isinstance(pick.value, ZoneRef):
+            return self.zone(pick.value)
+        if asked is not None and isinstance(asked.stmt, A.ChooseValue) \
+                and asked.stmt.kind == "player" and type(pick.value) is int:
+            return self.player(pick.value)
+        return pick.text
+
+    def _action(self, g: GameState, option: tuple, viewer: int | None) -> str:
+        name, card, idx = option
+        shown = self.card(g, card, viewer) if card is not None else ""
+        phrase = self.phrases.get("actions", name, self.lang)
+        text = fill(phrase if phrase is not None else self.rs.actions[name].label, {"card": shown})
+        if idx is not None and visible(g, card, viewer):
+            text += f"：{self.ability(g.defs[card].abilities[idx].text)}" if self.lang == "ja" \
+                else f": {self.ability(g.defs[card].abilities[idx].text)}"
+        return text
+
+    def card_texts(self, g: GameState, viewer: int | None) -> dict[str, list[str]]:
+        """The abilities in words of every card the viewer can see, by card name."""
+        out: dict[str, list[str]] = {}
+        for cid, d in enumerate(g.defs):
+            if d.name not in out and d.abilities and visible(g, cid, viewer):
+                out[d.name] = [self.ability(a.text) for a in d.abilities if a.text]
+        return out
+
+    def names(self, g: GameState) -> dict[str, str]:
+        """The words for the names an observation shows (zones, phases, states, properties,
+        resources), for a front end to show beside its keys."""
+        rs = self.rs
+        keys = [*rs.zones, *rs.states, *rs.properties, *rs.resources, *rs.counters,
+                *(ph.name for ph in rs.phases)]
+        return {k: self.word(k) for k in keys}
+
+
+@lru_cache(maxsize=32)
+def _words(game: Game, lang: str) -> Words:
+    return Words(game, lang)
+
+
+def words_for(game: Game, lang: str | None = None) -> Words:
+    """The game's words in `lang` (else the front end's choice, else the ruleset's)."""
+    from interpreter.words import choose
+
+    phrases = game.ruleset.phrases
+    return _words(game, choose(lang or current, phrases.language if phrases else None))
+
+
+def said(g: GameState, viewer: int) -> dict:
+    """The pending question and its options in words, for the seat asked (observation)."""
+    w = words_for(g.game)
+    out: dict[str, Any] = {"lang": w.lang, "names": w.names(g)}
+    if g.decision is not None and g.decision.player == viewer:
+        out["question"] = w.question(g, viewer)
+        out["options"] = [w.option(g, o, viewer) for o in g.decision.options]
+    out["cards"] = w.card_texts(g, viewer)
+    return out
