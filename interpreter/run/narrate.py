@@ -65,7 +65,7 @@ class Narrator:
         if e == "turn_start":
             return "\n" + w.say("turn_head", turn=r["turn"], player=r["player"])
         if e == "phase_start":
-            return " " + w.say("phase_head", phase=w.word(r["phase"]))
+            return " " + w.say("phase_head", phase=w.phase(r["phase"]))
         if e == "moved":
             seen = self.viewer is None or seen_before or self.sees(r["card"])
             card = _bare(r["card"]) if seen else w.say("a_card")

@@ -33,6 +33,10 @@ class Words:
     def word(self, name: str) -> str:
         return self.phrases.get("names", name, self.lang) or readable(name)
 
+    def phase(self, name: str) -> str:
+        """A phase's word (`phase.NAME` first: a phase may share its name with a zone)."""
+        return self.phrases.get("names", f"phase.{name}", self.lang) or self.word(name)
+
     def render(self) -> Render:
         return Render(self.rs, self.phrases, self.lang)
 
@@ -93,7 +97,7 @@ class Words:
             return ""
         asked, env = self.asked(g)
         if d.kind == "action":
-            text = self.say("phase_prompt", phase=self.word(g.phase)) if g.phase else self.say("pass")
+            text = self.say("phase_prompt", phase=self.phase(g.phase)) if g.phase else self.say("pass")
         elif d.kind == "order":
             text = self.say("order_prompt")
         elif asked is None:
@@ -142,7 +146,7 @@ class Words:
 
     def option(self, g: GameState, option: Any, viewer: int | None) -> str:
         if option == PASS:
-            return self.say("end_phase", phase=self.word(g.phase)) if g.phase else self.say("pass")
+            return self.say("end_phase", phase=self.phase(g.phase)) if g.phase else self.say("pass")
         if option == DECLINE:
             return self.say("pass")
         if option == DONE:
@@ -200,7 +204,9 @@ class Words:
         rs = self.rs
         keys = [*rs.zones, *rs.states, *rs.properties, *rs.resources, *rs.counters,
                 *(ph.name for ph in rs.phases)]
-        return {k: self.word(k) for k in keys}
+        out = {k: self.word(k) for k in keys}
+        out.update({ph.name: self.phase(ph.name) for ph in rs.phases if ph.name not in rs.zones})
+        return out
 
 
 @lru_cache(maxsize=32)
