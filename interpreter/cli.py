@@ -85,6 +85,11 @@ def _parser() -> argparse.ArgumentParser:
     _reference_flag(test)
     test.set_defaults(run=_test)
 
+    cards = sub.add_parser("cards", help="each card's printed text beside its abilities in words")
+    cards.add_argument("files", nargs="*", help="card files (default: every bundled game's)")
+    _lang_flag(cards)
+    cards.set_defaults(run=_cards)
+
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
     replay.add_argument("log")
     replay.set_defaults(run=_replay)
@@ -420,6 +425,15 @@ def _plot(draw) -> list[Path]:
     except TcgError as e:
         print(f"note: no plots: {e}", file=sys.stderr)
         return []
+
+
+def _cards(args: argparse.Namespace) -> int:
+    from interpreter.words.cards import bundled_card_files, card_texts
+
+    for path in args.files or map(str, bundled_card_files()):
+        for line in card_texts(path, args.lang):
+            print(line)
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

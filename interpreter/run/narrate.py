@@ -11,7 +11,7 @@ from interpreter.engine.state import GameState, visible
 from interpreter.words import catalog
 from interpreter.words.catalog import say
 from interpreter.words.phrases import fill
-from interpreter.words.speak import words_for
+from interpreter.words.speak import Words, words_for
 
 _QUIET = {"state", "flipped", "shuffled", "created", "phase_end", "turn_end", "resource",
           "counter", "game_over", "looked"}
@@ -35,12 +35,18 @@ class Narrator:
         # the live match, when there is one: the records do not say which face a card was
         # put with, the state does (a card is named only if the viewer can see it now too)
         self.state: GameState | None = None
-        self.words = words_for(game, lang)
+        self.lang = lang
         rs = game.ruleset
         self._names = {*rs.zones, *rs.states, *(ph.name for ph in rs.phases)}
 
     def follow(self, g: GameState) -> None:
         self.state = g
+
+    @property
+    def words(self) -> Words:
+        """The match's words (its game's: a match's game is narrowed to its cards, and its
+        questions are that game's)."""
+        return words_for(self.state.game if self.state is not None else self.game, self.lang)
 
     def line(self, r: dict) -> str | None:
         text = self._line(r)
@@ -68,7 +74,7 @@ class Narrator:
             return " " + w.say("phase_head", phase=w.phase(r["phase"]))
         if e == "moved":
             seen = self.viewer is None or seen_before or self.sees(r["card"])
-            card = _bare(r["card"]) if seen else w.say("a_card")
+            card = r["card"] if seen else w.say("a_card")
             src, dst = w.word(r["from_zone"]), w.word(r["to_zone"])
             if r.get("player"):
                 return "    " + w.say("moved_of", card=card, owner=r["player"], src=src, dst=dst)
@@ -102,12 +108,11 @@ class Narrator:
     def _said(self, v: object) -> str:
         w = self.words
         if isinstance(v, list):
-            return catalog.joined([_bare(self.name(x)) for x in v], w.lang) or w.say("none")
+            return catalog.joined([self.name(x) for x in v], w.lang) or w.say("none")
         if isinstance(v, bool):
             return w.say("true" if v else "false")
         text = self.name(v)
-        return _bare(text) if _CARD.fullmatch(str(v)) else w.word(text) if text in self._names \
-            else text
+        return w.word(text) if text in self._names else text
 
     def _decision(self, r: dict) -> str | None:
         """A decision in words: from the live match when it is the one pending (its options
@@ -172,11 +177,6 @@ class Narrator:
         text = str(card)
         return text if not _CARD.fullmatch(text) or self.sees(text) else self.words.say("a_card")
 
-
-
-def _bare(card: str) -> str:
-    """A card as a sentence names it: without its id."""
-    return card.rpartition("#")[0] if _CARD.fullmatch(card) else card
 
 
 def _quiet_events(game: Game) -> frozenset[str]:

@@ -8,6 +8,7 @@ from interpreter.engine.model import Ruleset
 from interpreter.engine.primitives import PRIMITIVES
 from interpreter.lang import ast as A
 from interpreter.lang.visit import Dispatch, Walker
+from interpreter.words import catalog
 from interpreter.words.catalog import joined, say
 from interpreter.words.phrases import Phrases, fill
 
@@ -249,9 +250,21 @@ class Render(Walker):
         return self.say("filter", a=source, b=self.expr(e.cond))
 
     # ---- abilities ----
+    def _fields(self, event: str) -> None:
+        """Name the fields of the event a trigger or replacement hears by what they are."""
+        verb = self.rs.verbs.get(event)
+        fields = verb.params if verb is not None else ("card", "player", "phase", "n")
+        for f in fields:
+            said = self.phrases.get("names", f"{event}.{f}", self.lang)
+            if said is None:
+                known = f"field.{f}" in catalog.T
+                said = self.say("field", field=self.say(f"field.{f}") if known else self.word(f))
+            self.bound.setdefault(f, said)
+
     @ability.on(A.Trigger)
     def _trigger(self, a: A.Trigger) -> str:
         event = self.phrases.get("names", a.event, self.lang) or readable(a.event)
+        self._fields(a.event)
         if a.cond is not None:
             return self.say("trigger_if", event=event, cond=self.expr(a.cond), body=self.body(a.body))
         return self.say("trigger", event=event, body=self.body(a.body))
@@ -273,6 +286,7 @@ class Render(Walker):
     @ability.on(A.Replacement)
     def _replacement(self, a: A.Replacement) -> str:
         verb = self.word(a.verb)
+        self._fields(a.verb)
         if a.cond is not None:
             return self.say("replacement_if", verb=verb, cond=self.expr(a.cond), body=self.body(a.body))
         return self.say("replacement", verb=verb, body=self.body(a.body))

@@ -114,8 +114,9 @@ class Words:
         f = g.frames[-1] if g.frames else None
         if d.kind == "choose" and f is not None and f.choice is not None and f.choice[1] > 1:
             chosen = [self.card(g, c, viewer) for c in f.choice[2]]
-            text += " " + self.say("chosen_of", n=len(chosen), m=f.choice[1],
-                                   cards=catalog.joined(chosen, self.lang) or "-")
+            key = "chosen_of" if chosen else "none_chosen"
+            text += " " + self.say(key, n=len(chosen), m=f.choice[1],
+                                   cards=catalog.joined(chosen, self.lang))
         return text
 
     def _asked_text(self, g: GameState, asked: Asked, env: dict, viewer: int | None) -> str:
