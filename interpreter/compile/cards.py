@@ -116,6 +116,13 @@ class CardBuilder(Walker):
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}",
                     number_hint(value)))
+            elif pdef.type == "number" and (pdef.min is not None and value < pdef.min
+                                            or pdef.max is not None and value > pdef.max):
+                bounds = ", ".join(f"{k} {b}" for k, b in (("min", pdef.min), ("max", pdef.max))
+                                   if b is not None)
+                self.rb.diags.append(self.doc.diag(
+                    (*at, key), "OUT-OF-RANGE", f"'{key}' is {value}, outside the ruleset's "
+                    f"bounds for it ({bounds})", f"print a {key} within {bounds}"))
             elif pdef.type == "enum" and value not in pdef.values:
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",
