@@ -40,3 +40,17 @@ def test_a_printed_number_below_its_bound_is_an_error(tmp_path, capsys) -> None:
     assert main(["check", *paths]) == 1
     out = capsys.readouterr().out
     assert "gaps.yaml:5:11: error[OUT-OF-RANGE]: 'cost' is -1" in out and "min 0" in out
+
+
+def test_a_duplicate_cards_copy_is_checked_too(tmp_path, capsys) -> None:
+    paths = _game(tmp_path, '''  - name: 丁
+    kind: character
+    abilities: ["when summon: drow(you, 1)"]
+  - name: 丁
+    kind: character
+    abilities: ["when summon: drew(you, 1)"]
+''')
+    assert main(["check", *paths]) == 1
+    out = capsys.readouterr().out
+    assert "error[DUPLICATE-CARD]" in out
+    assert "unknown verb 'drow'" in out and "unknown verb 'drew'" in out

@@ -33,6 +33,9 @@ class CardBuilder(Walker):
                     ("cards", i, "name"), "DUPLICATE-CARD", f"card {name!r} is defined twice",
                     "rename one of them, or remove the copy").with_related(
                         self.doc.related(("cards", first[name], "name"), "first defined here")))
+                kept = self.next_id
+                self.card(i, card)  # (checked too: the copy's own errors are reported)
+                self.next_id = kept
                 continue
             first[name] = i
             out[name] = self.card(i, card)
