@@ -15,7 +15,9 @@ def _game(tmp_path: Path, cards: str) -> list[str]:
     (tmp_path / "rulesets").mkdir()
     shutil.copy(ROOT / "rulesets/ucb.yaml", tmp_path / "rulesets/ucb.yaml")
     shutil.copytree(ROOT / "cards/ucb", tmp_path / "cards/ucb")
-    (tmp_path / "cards/ucb/gaps.yaml").write_text("ruleset: ucb\ncards:\n" + cards, encoding="utf-8")
+    if cards:
+        (tmp_path / "cards/ucb/gaps.yaml").write_text("ruleset: ucb\ncards:\n" + cards,
+                                                     encoding="utf-8")
     return [str(tmp_path / "rulesets/ucb.yaml"), str(tmp_path / "cards/ucb")]
 
 
@@ -54,3 +56,16 @@ def test_a_duplicate_cards_copy_is_checked_too(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "error[DUPLICATE-CARD]" in out
     assert "unknown verb 'drow'" in out and "unknown verb 'drew'" in out
+
+
+def test_a_rulesets_schema_problem_does_not_hide_its_other_problems(tmp_path, capsys) -> None:
+    paths = _game(tmp_path, "")
+    ruleset = Path(paths[0])
+    text = ruleset.read_text(encoding="utf-8")
+    text = text.replace("players: 2\n", "players: two\n").replace('do: "set(card, tapped)"',
+                                                                  'do: "sett(card, tapped)"')
+    ruleset.write_text(text, encoding="utf-8")
+    assert main(["check", str(ruleset)]) == 1
+    out = capsys.readouterr().out
+    assert "error[SCHEMA]: players must be an integer" in out
+    assert "error[UNKNOWN-VERB]: unknown verb 'sett'" in out

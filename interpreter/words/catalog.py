@@ -216,5 +216,12 @@ T.update({
     "field.attacker": {"en": "attacker", "ja": "攻撃側"},
     "field.defender": {"en": "defender", "ja": "防御側"},
     "field.phase": {"en": "phase", "ja": "フェイズ"},
+    "attr.owner": {"en": "owner", "ja": "持ち主"},
+    "attr.controller": {"en": "controller", "ja": "コントローラー"},
+    "attr.host": {"en": "host", "ja": "付いている先"},
+    "attr.name": {"en": "name", "ja": "名前"},
+    "attr.zone": {"en": "zone", "ja": "場所"},
+    "attr.position": {"en": "position", "ja": "位置"},
+    "attr.face_up": {"en": "face up", "ja": "表向き"},
     "does_not_parse": {"en": "(does not parse: run tcg check)", "ja": "（構文エラー：tcg checkで確認）"},
 })

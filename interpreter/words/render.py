@@ -34,7 +34,10 @@ class Render(Walker):
     # ---- words for names ----
     def word(self, name: str) -> str:
         """A ruleset's name (zone, state, property, phase, verb, action, value) as a word."""
-        return self.phrases.get("names", name, self.lang) or readable(name)
+        said = self.phrases.get("names", name, self.lang)
+        if said is None and f"attr.{name}" in catalog.T:
+            return self.say(f"attr.{name}")  # a card's own attribute (owner, host...)
+        return said or readable(name)
 
     def say(self, key: str, **values: object) -> str:
         return say(key, self.lang, **values)

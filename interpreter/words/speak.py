@@ -87,9 +87,20 @@ class Words:
             return None, {}
         p = d[3]
         env = g.frames[-1].env if g.frames else {}
-        if type(p) is str:
-            return self.phrases.asked.get(p), env
-        return self.phrases.asked.get(getattr(p[0], "__self__", None)), p[2]
+        asked = self.phrases.asked
+        if type(p) is not str:
+            return asked.get(getattr(p[0], "__self__", None)), p[2]
+        if p in asked:
+            return asked[p], env
+        # a copy of a state holds its late prompt in words (GameState.clone): the instruction
+        # asking still knows its prompt
+        f = g.frames[-1] if g.frames else None
+        instr = f.code[f.pc] if f is not None and 0 <= f.pc < len(f.code) else None
+        for prompt in (getattr(instr, "fill", None), getattr(instr, "prompt", None)):
+            found = asked.get(getattr(prompt, "said", prompt)) if prompt is not None else None
+            if found is not None:
+                return found, env
+        return None, env
 
     def question(self, g: GameState, viewer: int | None) -> str:
         d = g.decision
