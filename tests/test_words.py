@@ -186,3 +186,22 @@ def test_check_refuses_a_phrase_of_no_verb_or_a_placeholder_it_cannot_fill(tmp_p
     path = _ruleset_copy(tmp_path / "b", '"{player}はカードを{n}枚引く"', '"{who}はカードを{n}枚引く"')
     assert main(["check", str(path)]) == 1
     assert "{who} is not something 'draw' has to show" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_replayed_log_reads_as_words(ruleset: str) -> None:
+    """A log told with no live match (the table's replay viewer): its questions are the
+    game's own, put in words."""
+    import io
+    import json
+
+    from interpreter.run.loading import load_game
+    from interpreter.run.match import MatchSetup, play
+    from interpreter.run.narrate import Narrator
+
+    buf = io.StringIO()
+    play(MatchSetup(ruleset, [], 2, ["random", "random"], 6), buf)
+    narrator = Narrator(load_game(ruleset), 0, lang="ja")
+    lines = [narrator.line(json.loads(line)) for line in buf.getvalue().splitlines()]
+    told = [line for line in lines if line]
+    assert told and [line for line in told if effect_code(line)] == []

@@ -120,8 +120,9 @@ class Narrator:
         w, g = self.words, self.state
         d = g.decision if g is not None else None
         live = d is not None and f"P{d.player + 1}" == r["d"] and 0 <= r["i"] < len(d.options)
-        if not live or g is None or d is None:
-            return "  " + w.say("decided_q", player=r["d"], question=r.get("q", ""), answer=r["o"])
+        if not live or g is None or d is None:  # (a replay: the log's words, worded if known)
+            return "  " + w.say("decided_q", player=r["d"], question=w.logged_question(r.get("q", "")),
+                                answer=r["o"])
         option = d.options[r["i"]]
         if d.kind == "action" and option_kind(option, d.kind) not in ("pass",):
             return None  # the action's own event tells it

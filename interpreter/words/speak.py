@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -13,8 +14,11 @@ from interpreter.engine.state import GameState, ZoneRef, visible
 from interpreter.lang import ast as A
 from interpreter.lang import parse_ability
 from interpreter.words import catalog
-from interpreter.words.phrases import Asked, Phrases, fill
+from interpreter.words.phrases import PLACEHOLDER, Asked, Phrases, fill
 from interpreter.words.render import Render, readable
+
+# the engine's questions of a phase, a step or a window (turn.py, priority.py, actions.py)
+_ENGINE_PROMPT = re.compile(r"(.+?)(?: phase| step)?: act(?: or pass(?: priority)?)?")
 
 current: str | None = None  # the language a front end chose (--lang); None: the ruleset's
 
@@ -129,6 +133,24 @@ class Words:
             text += " " + self.say(key, n=len(chosen), m=f.choice[1],
                                    cards=catalog.joined(chosen, self.lang))
         return text
+
+    def logged_question(self, prompt: str) -> str:
+        """A question as a log records it (the engine's words), in words when it is one of
+        the game's own questions with no variables to fill."""
+        asked = self.phrases.asked.get(prompt)
+        if asked is None:
+            m = _ENGINE_PROMPT.fullmatch(prompt)  # a phase's or window's own question
+            return self.say("phase_prompt", phase=self.phase(m.group(1))) if m else prompt
+        phrase = self.phrases.get("decisions", asked.key, self.lang)
+        if phrase is not None and not PLACEHOLDER.search(phrase):
+            return phrase
+        if getattr(asked.stmt, "prompt", None) is not None:
+            return prompt
+        r = self.render()
+        s = asked.stmt
+        body = self.say("may_prompt", body=r.body(s.body)) if isinstance(s, A.May) else r.stmt(s)
+        context = asked.key.split(".")[0]
+        return f"{self.word(context)}: {body}" if context else body
 
     def _asked_text(self, g: GameState, asked: Asked, env: dict, viewer: int | None) -> str:
         phrase = self.phrases.get("decisions", asked.key, self.lang)
