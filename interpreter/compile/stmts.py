@@ -256,7 +256,7 @@ class StmtCompiler(Walker):
     def _asked(self, prompt: Any, s: A.Stmt, var: str) -> None:
         """Note the question for the words module: its phrase key is `context.var`."""
         key = f"{self.context}.{var}" if var else self.context
-        self.asked[prompt] = Asked(key or var, s, self.at)
+        self.asked[prompt] = Asked(key, s, self.at)
 
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""
@@ -329,7 +329,6 @@ def _compound(s: Any) -> bool:
     """Worth a run of its own: a block, or a verb call (run without a frame)."""
     return isinstance(s, (A.If, A.ForEach, A.Repeat, A.Together)) \
         or isinstance(s, A.Call) and s.name not in PRIMITIVES
-
 
 
 class _Fixed:

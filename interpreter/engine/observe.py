@@ -106,7 +106,7 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
             if options:
                 obs["options"] = [label(g, o, viewer) for o in g.decision.options]
     if viewer is not None and options:
-        from interpreter.words.speak import said  # (words/ reads this module's names)
+        from interpreter.words.speak import said  # (here: words/ imports the engine)
 
         obs["said"] = said(g, viewer)  # what a person reads, in their language
     return obs

@@ -86,8 +86,8 @@ def prompt_maker(text: str, names: tuple[tuple[str, str], ...]) -> LatePrompt:
 
 
 class LatePrompt:
-    """What it makes is a late prompt, `(words, g, env)`: Decision.prompt puts it in words
-    when read, which is while the question is pending (most questions of a simulation are
+    """A prompt naming variables. Called as the question is asked it gives a late prompt,
+    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the question is pending (most questions of a simulation are
     never read, and filling them in cost more than the engine's own work for them). The
     words module finds the statement that asks through `words.__self__`, this object."""
 
