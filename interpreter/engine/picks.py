@@ -86,10 +86,11 @@ def prompt_maker(text: str, names: tuple[tuple[str, str], ...]) -> LatePrompt:
 
 
 class LatePrompt:
-    """A prompt naming variables. Called as the question is asked it gives a late prompt,
-    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the question is pending (most questions of a simulation are
-    never read, and filling them in cost more than the engine's own work for them). The
-    words module finds the statement that asks through `words.__self__`, this object."""
+    """A prompt naming variables. Called as the question is asked, it gives a late prompt,
+    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the
+    question is pending (most questions of a simulation are never read, and filling them in
+    cost more than the engine's own work for them). The words module finds the statement
+    that asks through `words.__self__`, this object."""
 
     __slots__ = ("text", "shown", "words")
 
