@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from interpreter.check.effects import PROMPT_TYPES
 from interpreter.engine.actions import DECLINE, PASS
 from interpreter.engine.game import Game
 from interpreter.engine.instructions import DONE
@@ -112,7 +113,8 @@ class Words:
             return ""
         asked, env = self.asked(g)
         if d.kind == "action":
-            text = self.say("phase_prompt", phase=self.phase(g.phase)) if g.phase else self.say("pass")
+            text = self.say("phase_prompt", phase=self.phase(g.phase)) if g.phase \
+                else self.logged_question(d.prompt)  # (a window outside the phases)
         elif d.kind == "order":
             text = self.say("order_prompt")
         elif asked is None:
@@ -154,10 +156,10 @@ class Words:
 
     def _asked_text(self, g: GameState, asked: Asked, env: dict, viewer: int | None) -> str:
         phrase = self.phrases.get("decisions", asked.key, self.lang)
-        types = self._types(asked.key)
-        if phrase is not None:
-            return fill(phrase, {k: self.value(g, v, types.get(k, "any"), viewer)
-                                 for k, v in env.items() if type(k) is str and not k.startswith("#")})
+        types = self._types(asked)
+        if phrase is not None:  # (a value of no known type is left out: it may be a card's id)
+            return fill(phrase, {k: self.value(g, env[k], t, viewer)
+                                 for k, t in types.items() if k in env})
         s = asked.stmt
         if getattr(s, "prompt", None) is not None:
             return g.decision.prompt if g.decision is not None else ""
@@ -170,12 +172,16 @@ class Words:
         text = self.say("may_prompt", body=body) if isinstance(s, A.May) else body
         return f"{self.word(context)}: {text}" if context else text
 
-    def _types(self, key: str) -> dict[str, str]:
-        context = key.split(".")[0]
-        verb = self.rs.verbs.get(context)
+    def _types(self, asked: Asked) -> dict[str, str]:
+        """The types of the variables a question may show: the asking verb's parameters, an
+        action's card and player, and those its own prompt names (the checker's)."""
+        verb = self.rs.verbs.get(asked.key.split(".")[0])
         types = {"you": "player", "opponent": "player", "card": "cards", "player": "player"}
         if verb is not None:
             types.update(zip(verb.params, verb.types, strict=True))
+        prompt = getattr(asked.stmt, "prompt", None)
+        if prompt is not None:
+            types.update(PROMPT_TYPES.get(prompt, ()))
         return types
 
     def option(self, g: GameState, option: Any, viewer: int | None) -> str:
