@@ -205,3 +205,15 @@ def test_a_replayed_log_reads_as_words(ruleset: str) -> None:
     lines = [narrator.line(json.loads(line)) for line in buf.getvalue().splitlines()]
     told = [line for line in lines if line]
     assert told and [line for line in told if effect_code(line)] == []
+
+
+def test_tcg_cards_says_what_is_wrong_with_a_bad_file(tmp_path, capsys) -> None:
+    for text, said in (("cards: []\n", "names its ruleset"),
+                       ("ruleset: ucb\ncards: 5\n", "'cards' must be a list")):
+        path = tmp_path / "bad.yaml"
+        path.write_text(text, encoding="utf-8")
+        assert main(["cards", str(path)]) == 2
+        assert said in capsys.readouterr().err
+    path.write_text('ruleset: ucb\ncards: [{name: x, abilities: ["when (("]}]\n', encoding="utf-8")
+    assert main(["cards", "--lang", "en", str(path)]) == 0
+    assert "does not parse: run tcg check" in capsys.readouterr().out

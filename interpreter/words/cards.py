@@ -26,7 +26,10 @@ def card_texts(path: str, lang: str | None = None) -> Iterator[str]:
     beside = Path(path).parent / spec
     game = load_game(str(beside) if beside.is_file() else spec)
     w = words_for(game, lang)
-    for i, card in enumerate(data.get("cards") or ()):
+    cards = data.get("cards") or ()
+    if not isinstance(cards, list):
+        raise TcgError(f"{path}: 'cards' must be a list of cards (tcg check {path} says more)")
+    for i, card in enumerate(cards):
         if isinstance(card, dict):
             yield from _card(doc, i, card, game, w)
 
@@ -35,8 +38,9 @@ def _card(doc: Doc, i: int, card: dict, game: Game, w: Words) -> Iterator[str]:
     line, _col = doc.pos(("cards", i))
     yield f"{doc.path}:{line}: {card.get('name', '?')}"
     yield f"  {say('printed', w.lang)}: {card.get('text') or '-'}"
+    abilities = card.get("abilities") or ()
     rendered = [_ability(w, a.get("text") if isinstance(a, dict) else a)
-                for a in card.get("abilities") or ()]
+                for a in (abilities if isinstance(abilities, list) else [abilities])]
     if isinstance(card.get("effect"), str):
         rendered.append(_effect(w, card["effect"]))
     for text in rendered or ["-"]:
