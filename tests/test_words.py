@@ -175,6 +175,8 @@ def test_check_warns_of_a_question_with_no_phrase(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "warning[W-PHRASE]" in out and "attack.blocker" in out
     assert "add phrases: {decisions: {attack.blocker: {ja: ...}}}" in out
+    assert main(["play", str(path), "--turns", "2", "--quiet"]) == 0  # a warning stops nothing
+    assert capsys.readouterr().out.startswith("result: ")
 
 
 def test_check_refuses_a_phrase_of_no_verb_or_a_placeholder_it_cannot_fill(tmp_path, capsys) -> None:

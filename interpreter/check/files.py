@@ -245,7 +245,9 @@ def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
 
 def _collect(report: Report, fn):
     try:
-        return fn()
+        value = fn()
+        report.extend(getattr(value, "warnings", ()))  # (a game built with warnings)
+        return value
     except DiagnosticError as e:
         report.extend(e.diagnostics)
         report.unusable = report.unusable or e.unusable

@@ -121,11 +121,15 @@ class CardBuilder(Walker):
                     number_hint(value)))
             elif pdef.type == "number" and (pdef.min is not None and value < pdef.min
                                             or pdef.max is not None and value > pdef.max):
+                # a warning: a value out of bounds is read clamped (docs/LANGUAGE.md, properties)
                 bounds = ", ".join(f"{k} {b}" for k, b in (("min", pdef.min), ("max", pdef.max))
                                    if b is not None)
-                self.rb.diags.append(self.doc.diag(
-                    (*at, key), "OUT-OF-RANGE", f"'{key}' is {value}, outside the ruleset's "
-                    f"bounds for it ({bounds})", f"print a {key} within {bounds}"))
+                clamped = max(pdef.min if pdef.min is not None else value,
+                              min(pdef.max if pdef.max is not None else value, value))
+                d = self.doc.diag((*at, key), "OUT-OF-RANGE", f"'{key}' is {value}, outside the "
+                                  f"ruleset's bounds for it ({bounds}): it reads as {clamped}",
+                                  f"print a {key} within {bounds}")
+                self.rb.diags.append(replace(d, severity="warning"))
             elif pdef.type == "enum" and value not in pdef.values:
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",
