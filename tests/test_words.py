@@ -160,10 +160,10 @@ def test_a_card_is_shown_printed_and_rendered(capsys) -> None:
 def _ruleset_copy(tmp_path: Path, old: str, new: str) -> Path:
     text = (ROOT / "rulesets/ucb.yaml").read_text(encoding="utf-8")
     assert old in text
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    path = tmp_path / "ucb.yaml"
+    (tmp_path / "rulesets").mkdir(parents=True)
+    path = tmp_path / "rulesets/ucb.yaml"
     path.write_text(text.replace(old, new), encoding="utf-8")
-    shutil.copytree(ROOT / "cards/ucb", tmp_path / "cards")
+    shutil.copytree(ROOT / "cards/ucb", tmp_path / "cards/ucb")
     return path
 
 
