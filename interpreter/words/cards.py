@@ -38,7 +38,7 @@ def _card(doc: Doc, i: int, card: dict, game: Game, w: Words) -> Iterator[str]:
     line, _col = doc.pos(("cards", i))
     yield f"{doc.path}:{line}: {card.get('name', '?')}"
     yield f"  {say('printed', w.lang)}: {card.get('text') or '-'}"
-    abilities = card.get("abilities") or ()
+    abilities = card.get("abilities") or []
     rendered = [_ability(w, a.get("text") if isinstance(a, dict) else a)
                 for a in (abilities if isinstance(abilities, list) else [abilities])]
     if isinstance(card.get("effect"), str):
