@@ -68,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the match's turn limit (instead of the ruleset's limits.turns); "
                            "at the limit the ruleset's judgement decides, or it is a draw")
     play.add_argument("--quiet", action="store_true", help="print only the result line")
+    _lang_flag(play)
     _reference_flag(play)
     play.set_defaults(run=_play)
 
@@ -92,6 +93,11 @@ def _parser() -> argparse.ArgumentParser:
                            "and the options offered")
     _reference_flag(test)
     test.set_defaults(run=_test)
+
+    cards = sub.add_parser("cards", help="each card's printed text beside its abilities in words")
+    cards.add_argument("files", nargs="*", help="card files (default: every bundled game's)")
+    _lang_flag(cards)
+    cards.set_defaults(run=_cards)
 
     replay = sub.add_parser("replay", help="re-run a log and verify it reproduces exactly")
     replay.add_argument("log")
@@ -160,6 +166,7 @@ def _serve_parser(sub) -> None:
     serve.add_argument("--hotseat", action="store_true",
                        help="the human seats share one URL (take turns at one screen)")
     serve.add_argument("--replay", metavar="LOG", help="open a JSON Lines log in the replay viewer")
+    _lang_flag(serve)
     serve.add_argument("--scenario", metavar="FILE", help="a puzzle: play from a scenario's state")
     serve.add_argument("--results", metavar="DIR",
                        help="show a simulation's --out folder at /results (alone: no match)")
@@ -170,6 +177,7 @@ def _serve_parser(sub) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    _use_lang(args)
     from interpreter.diagnostics import TcgError
 
     try:
@@ -184,6 +192,18 @@ def _reference_flag(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--reference", action="store_true",
                       help="run on the reference path: the VM and the kernel's plain functions, "
                            "no generated code (slower; the log is byte-identical)")
+
+
+def _lang_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=("ja", "en"), default=None,
+                   help="the language of what people read (default: the ruleset's `language:`, "
+                        "else the locale's)")
+
+
+def _use_lang(args: argparse.Namespace) -> None:
+    from interpreter.words import speak
+
+    speak.current = getattr(args, "lang", None)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -206,6 +226,7 @@ def _play(args: argparse.Namespace) -> int:
             raise TcgError(f"--turns must be at least 1, got {args.turns}")
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
                            (args.agents or "default,default").split(","), args.turns)
+    _use_lang(args)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)
@@ -237,7 +258,8 @@ def _play(args: argparse.Namespace) -> int:
     r = g.result
     winner = "draw" if r.winner is None else f"P{r.winner + 1} wins"
     rule = f" [rule {r.ref}]" if r.ref else ""
-    print(f"result: {winner} — {r.reason}{rule} after {r.turns} turns")
+    reason = "" if r.reason in (winner, "", None) else f" — {r.reason}"  # (not "P2 wins — P2 wins")
+    print(f"result: {winner}{reason}{rule} after {r.turns} turns")
     return 0
 
 
@@ -422,6 +444,15 @@ def _plot(draw) -> list[Path]:
     except TcgError as e:
         print(f"note: no plots: {e}", file=sys.stderr)
         return []
+
+
+def _cards(args: argparse.Namespace) -> int:
+    from interpreter.words.cards import bundled_card_files, card_texts
+
+    for path in args.files or map(str, bundled_card_files()):
+        for line in card_texts(path, args.lang):
+            print(line)
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

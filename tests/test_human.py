@@ -77,14 +77,15 @@ def test_a_match_in_the_terminal_survives_any_input():
 def test_face_down_cards_are_not_named_to_the_other_player():
     """Kannagi's possessions go face down; だんのこまち's characters are set face down and
     shown at game start: the opponent's narration names neither before it may."""
-    r = tcg("play", "kannagi", "--agents", "human,random", "--seed", "3", stdin="0\n" * 3000)
-    assert "a card: hand → possessions (P2)" in r.stdout
-    assert not re.search(r"#\d+: hand → possessions \(P2\)", r.stdout)
-    r = tcg("play", "dannokomachi", "--agents", "random,human", "--seed", "3", "--turns", "2",
+    r = tcg("play", "kannagi", "--agents", "human,random", "--seed", "3", "--lang", "en",
             stdin="0\n" * 3000)
-    before = r.stdout[: r.stdout.index("P2 (setup: choose your main character")]
-    assert "a card: charadeck → main (P1)" in before
-    assert not re.search(r"#\d+: charadeck → (main|sub) \(P1\)", before)
+    assert "a card goes from P2's hand to possessions" in r.stdout
+    assert not re.search(r"#\d+ goes from P2's hand to possessions", r.stdout)
+    r = tcg("play", "dannokomachi", "--agents", "random,human", "--seed", "3", "--turns", "2",
+            "--lang", "en", stdin="0\n" * 3000)
+    before = r.stdout[: r.stdout.index("P2 (choose your main character")]
+    assert "a card goes from P1's character deck to main character" in before
+    assert not re.search(r"#\d+ goes from P1's character deck to (main|sub)", before)
 
 
 @pytest.mark.parametrize("ruleset", bundled_rulesets())

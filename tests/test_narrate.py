@@ -35,7 +35,7 @@ def _account(game: interpreter.Game) -> tuple[list[dict], list[str]]:
         if state.is_over:
             break
         state.apply(rng.randrange(len(state.legal_actions())))
-    narrator = Narrator(game)
+    narrator = Narrator(game, lang="en")
     lines = [narrator.line(r) for r in state.log]
     return state.log, [line for line in lines if line is not None]
 
@@ -43,19 +43,19 @@ def _account(game: interpreter.Game) -> tuple[list[dict], list[str]]:
 def test_a_quiet_verb_is_not_narrated_but_logged(tmp_path: Path):
     log, lines = _account(_ucb(tmp_path, quiet=True))
     assert any(r.get("e") == "draw" for r in log)
-    assert not any("· draw(" in line for line in lines), lines
-    assert any("· " in line for line in lines)  # the other verbs are still told
+    assert not any(": draw " in line for line in lines), lines
+    assert any(": pay " in line for line in lines)  # the other verbs are still told
 
 
 def test_a_verb_is_narrated_unless_quiet(tmp_path: Path):
     _, lines = _account(_ucb(tmp_path, quiet=False))
-    assert any("· draw(" in line for line in lines), lines
+    assert any(": draw " in line for line in lines), lines
 
 
 def test_the_account_says_yes_no_and_none_in_words_never_python_values():
     # (issue 35: `fight([a], [b], True)` in the account of a UCB match)
-    narrator = Narrator(interpreter.load_game("ucb"))
+    narrator = Narrator(interpreter.load_game("ucb"), lang="en")
     line = narrator.line({"e": "fight", "attacker": ["見習い剣士#1"], "blocker": ["石の番人#4"],
                           "first": True, "last": False, "target": None})
-    assert line == "    · fight([見習い剣士#1], [石の番人#4], first: yes, last: no, target: none)"
-    assert "True" not in line and "None" not in line and "False" not in line
+    assert line is not None and "見習い剣士#1" in line and "石の番人#4" in line, line
+    assert "True" not in line and "None" not in line and "False" not in line, line

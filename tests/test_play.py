@@ -21,7 +21,7 @@ def tcg_process(*args: str) -> subprocess.CompletedProcess:
 def test_play_ends_with_one_result_line(tmp_path: Path):
     """In a process of its own, as a user runs it (the other tests run `tcg` in this one)."""
     log = tmp_path / "m.jsonl"
-    r = tcg_process("play", "ucb", "--seed", "1", "--log", str(log))
+    r = tcg_process("play", "ucb", "--seed", "1", "--log", str(log), "--lang", "en")
     assert r.returncode == 0, r.stderr
     last = r.stdout.strip().splitlines()[-1]
     assert re.match(r"result: (P[12] wins|draw) — .+ after \d+ turns", last), last
@@ -34,11 +34,12 @@ def test_play_ends_with_one_result_line(tmp_path: Path):
 
 
 def test_a_human_sees_only_their_side():
-    r = tcg("play", "ucb", "--agents", "human,random", "--seed", "2", stdin="0\n" * 3000)
+    r = tcg("play", "ucb", "--agents", "human,random", "--seed", "2", "--lang", "en",
+            stdin="0\n" * 3000)
     assert r.returncode == 0, r.stderr
     assert "result:" in r.stdout
-    assert "a card: deck → hand (P2)" in r.stdout
-    assert not re.search(r"[^ ]+#\d+: deck → hand \(P2\)", r.stdout)
+    assert "a card goes from P2's deck to hand" in r.stdout
+    assert not re.search(r"#\d+ goes from P2's deck to hand", r.stdout)
     board = r.stdout[r.stdout.index("-- turn"):]
     assert re.search(r"hand@P2 +\d+ hidden\n", board)
 

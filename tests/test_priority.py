@@ -41,7 +41,7 @@ def test_tcg_play_of_the_toy_ruleset_ends_with_a_result():
         run = tcg_in_process("play", RULESET, "--seed", seed, "--agents", "random,greedy")
         assert run.returncode == 0, run.stderr
         assert run.stdout.rstrip().splitlines()[-1].startswith("result: "), run.stdout[-500:]
-        assert "stacked(" in run.stdout and "resolving(" in run.stdout  # narrated
+        assert "stacked: " in run.stdout and "resolving: " in run.stdout  # narrated, in words
 
 
 def test_every_seat_sees_the_same_stack_top_first():

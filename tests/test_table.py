@@ -171,7 +171,7 @@ def test_the_ai_moves_appear_in_the_log_with_rule_refs():
     while view["turn"] < 2 and not view["result"]:
         view = client.post(f"/api/act?seat={seats[0]}",
                            json={"option": len(view["question"]["options"]) - 1}).json()
-    assert "== turn 2: P2 ==" in view["log"]
+    assert "== ターン2：P2 ==" in view["log"]  # (in the game's language: ucb declares ja)
     assert any(re.search(r"\[.+\]$", line) for line in view["log"])  # a rule's ref
 
 

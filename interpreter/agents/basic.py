@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from interpreter.diagnostics import TcgError
+from interpreter.words.catalog import say
 
 
 class Agent(Protocol):
@@ -128,22 +129,24 @@ class HumanAgent:
         passing = auto_pass(self.stops, observation, options)
         if passing is not None:
             return passing
+        said = observation.get("said") or {}
+        lang = said.get("lang", "en")
         print(board(observation))
-        print(f"{observation.get('question') or 'your decision'}:")
-        for i, o in enumerate(options):
+        print(f"{said.get('question') or observation.get('question') or say('your_decision', lang)}:")
+        for i, o in enumerate(said.get("options") or options):
             print(f"  [{i}] {o}")
         while True:
             try:
                 raw = input("> ")
             except EOFError:
                 raise TcgError("input closed") from None
-            answer = _answer(raw, observation, len(options))
+            answer = _answer(raw, observation, len(options), lang)
             if isinstance(answer, int):
                 return answer
             print(answer, file=sys.stderr)
 
 
-def _answer(raw: str, observation: dict, n: int) -> int | str:
+def _answer(raw: str, observation: dict, n: int, lang: str = "en") -> int | str:
     """An option index, or what to tell the player (and ask again)."""
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width and circled digits: digits
     if text == CONCEDE:
@@ -152,8 +155,8 @@ def _answer(raw: str, observation: dict, n: int) -> int | str:
         return int(text)
     wanted = _number(text[1:].strip().lstrip("#")) if text.startswith("?") else None
     if wanted is not None:
-        return _card_text(observation, wanted)
-    return f"type a number from 0 to {n - 1}, ?N to read card #N, or 'concede'"
+        return _card_text(observation, wanted, lang)
+    return say("ask_again", lang, last=n - 1)
 
 
 def _number(text: str) -> int | None:
@@ -162,16 +165,20 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
-def _card_text(observation: dict, cid: int) -> str:
+def _card_text(observation: dict, cid: int, lang: str = "en") -> str:
+    names = (observation.get("said") or {}).get("names", {})
     for zone, cards in observation["zones"].items():
         for c in cards:
             if c.get("id") == cid:
-                lines = [f"{c['name']}#{cid} in {zone}"]
-                lines += [f"  {k}: {v}" for k, v in c.items()
-                          if k not in ("id", "name", "text", "abilities")]
-                lines += [f"  | {t}" for t in [c.get("text"), *c.get("abilities", ())] if t]
+                lines = [say("card_in", lang, card=f"{c['name']}#{cid}", zone=zone)]
+                lines += [f"  {names.get(k, k)}: {v}" for k, v in c.items()
+                          if k not in ("id", "name", "text", "abilities", "rendered")]
+                if c.get("text"):
+                    lines.append(f"  | {c['text']}")
+                said = (observation.get("said") or {}).get("cards", {})
+                lines += [f"  | {t}" for t in said.get(c["name"], c.get("abilities", ()))]
                 return "\n".join(lines)
-    return f"no card #{cid} that you can see"
+    return say("no_card", lang, id=cid)
 
 
 AGENTS = ("default", "default:WORLDS", "random", "first", "human", "human:STOPS", "greedy",

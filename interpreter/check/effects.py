@@ -396,6 +396,9 @@ class EffectChecker(Walker):
         if e.op in ("and", "or", "==", "!="):
             self._expr(e.left, in_filter)
             self._expr(e.right, in_filter)
+            if e.op in ("==", "!="):
+                self._compared_name(e.left, e.right, in_filter)
+                self._compared_name(e.right, e.left, in_filter)
             return "bool"
         if e.op == "in":
             self._expr(e.left, in_filter)
@@ -406,6 +409,24 @@ class EffectChecker(Walker):
         self._operand(e.left, in_filter, f"'{e.op}'")
         self._operand(e.right, in_filter, f"'{e.op}'")
         return "bool" if e.op in ("<", "<=", ">", ">=") else "number"
+
+    def _compared_name(self, side: A.Expr, other: A.Expr, in_filter: bool) -> None:
+        """`name == 「見習い剣志」`: a card's name compared with a written name close to a card's
+        of the card sets (or a token's) but none of them is a misspelling: the comparison would
+        never be true."""
+        is_name = isinstance(side, A.Member) and side.name == "name" \
+            or isinstance(side, A.Name) and side.id == "name" and in_filter \
+            and "name" not in self.scope
+        cards = self.names.cards
+        if not is_name or not isinstance(other, A.Str) or not cards \
+                or other.value in cards or other.value in self.names.tokens:
+            return
+        # (only a misspelling: a name far from every card may be one of a set not given here)
+        hint = did_you_mean(other.value, cards | self.names.tokens)
+        if hint:
+            self._add(other.span, "UNKNOWN-CARD", f"no card of the card sets is named "
+                                                  f"'{other.value}': the comparison is never true",
+                      hint)
 
     def _operand(self, e: A.Expr, in_filter: bool, op: str) -> None:
         t = self._expr(e, in_filter)

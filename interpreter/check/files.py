@@ -192,18 +192,31 @@ class GameFinder:
         return None if problems else doc
 
 
+# a ruleset's keys nothing else names: one with a schema problem is left out and the rest of
+# the ruleset checked, so the first problem does not hide the others
+_RULESET_LEAVES = frozenset({"name", "source", "language", "players", "resolution", "timing",
+                             "simultaneous_loss", "triggers", "modifier_order", "limits",
+                             "card_stats", "heuristic", "phrases", "deck", "forbid"})
+
+
 def _usable_part(doc: Doc, kind: str, problems: list[Diagnostic]) -> Doc | None:
     """What can still be checked of a file with structural problems, so that they do not
     hide the name errors of its other parts: a card set without the cards they are in
     (None in their place, so every other node keeps its path); a scenario without the
-    top-level parts they are in; a deck as it is (only its names are checked). None when
-    a problem is where nothing can go on (the `ruleset` key, a ruleset, a forbid list)."""
+    top-level parts they are in; a deck as it is (only its names are checked); a ruleset
+    without the keys they are in, when nothing else names those. None when a problem is
+    where nothing can go on (the `ruleset` key, a ruleset's zones or verbs, a forbid list)."""
     if kind == "cards" and isinstance(doc.data.get("cards"), list):
         bad = _parts(doc, ("cards",), range(len(doc.data["cards"])), problems)
         if bad is None:
             return None
         cards = [None if i in bad else c for i, c in enumerate(doc.data["cards"])]
         return dataclasses.replace(doc, data={**doc.data, "cards": cards})
+    if kind == "ruleset" and isinstance(doc.data, dict):
+        bad = _parts(doc, (), list(doc.data), problems)
+        if bad is None or not bad <= _RULESET_LEAVES:
+            return None  # (a bad zone, verb or action would make every text that names it wrong)
+        return dataclasses.replace(doc, data={k: v for k, v in doc.data.items() if k not in bad})
     if kind in ("scenario", "deck") and isinstance(doc.data, dict) \
             and isinstance(doc.data.get("ruleset"), str):
         parts = [k for k in doc.data if k != "ruleset"]
@@ -237,7 +250,9 @@ def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
 
 def _collect(report: Report, fn):
     try:
-        return fn()
+        value = fn()
+        report.extend(getattr(value, "warnings", ()))  # (a game built with warnings)
+        return value
     except DiagnosticError as e:
         report.extend(e.diagnostics)
         report.unusable = report.unusable or e.unusable

@@ -43,7 +43,11 @@ CODE_HELP = {
     "UNKNOWN-FUNCTION": "An expression calls no function or zone.",
     "ZONE-OWNER": "A per-player zone used without its owner.",
     "ARITY": "Too many arguments, or a required one missing.",
-    "UNKNOWN-CARD": "A deck or scenario names a card the ruleset's card sets do not have.",
+    "UNKNOWN-CARD": "A deck, scenario or card text (`name == ...`) names a card the ruleset's "
+                    "card sets do not have.",
+    "OUT-OF-RANGE": "A card prints a number outside its property's min/max.",
+    "E-PHRASE": "A phrase names nothing of its section, or a placeholder it cannot fill.",
+    "W-PHRASE": "A question of the ruleset's texts has no phrase in its language.",
     "DECK-SECTION": "A deck section the ruleset does not define.",
     "DECK-SIZE": "A deck section has too few or too many cards.",
     "DECK-COPIES": "Too many copies of one card.",

@@ -55,12 +55,14 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc], reference: bool = False,
     tokens = CardBuilder(rb, ruleset_doc, next_id).tokens(ruleset.tokens or {})
     _check_pools(rb, ruleset, rb.names.cards)
     _check_token_names(rb, tokens, cards, defined)
-    if rb.diags:
+    if any(d.severity == "error" for d in rb.diags):
         raise DiagnosticError(rb.diags)
     rb.compile_selections(ruleset, [*cards.values(), *tokens.values()])
     modified = frozenset(rb.compiler.modified)
-    return Game(ruleset, cards, program, tokens, rules_modify,
+    game = Game(ruleset, cards, program, tokens, rules_modify,
                 _note_reads(rb, ruleset, modified), reference, rb.texts.creates)
+    game.warnings = list(rb.diags)  # (warnings only: they do not stop a match)
+    return game
 
 
 def _card_names(card_docs: list[Doc]) -> set[str]:

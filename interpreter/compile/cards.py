@@ -33,6 +33,9 @@ class CardBuilder(Walker):
                     ("cards", i, "name"), "DUPLICATE-CARD", f"card {name!r} is defined twice",
                     "rename one of them, or remove the copy").with_related(
                         self.doc.related(("cards", first[name], "name"), "first defined here")))
+                kept = self.next_id
+                self.card(i, card)  # (checked too: the copy's own errors are reported)
+                self.next_id = kept
                 continue
             first[name] = i
             out[name] = self.card(i, card)
@@ -116,6 +119,17 @@ class CardBuilder(Walker):
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be a whole number, got {value!r}",
                     number_hint(value)))
+            elif pdef.type == "number" and (pdef.min is not None and value < pdef.min
+                                            or pdef.max is not None and value > pdef.max):
+                # a warning: a value out of bounds is read clamped (docs/LANGUAGE.md, properties)
+                bounds = ", ".join(f"{k} {b}" for k, b in (("min", pdef.min), ("max", pdef.max))
+                                   if b is not None)
+                clamped = max(pdef.min if pdef.min is not None else value,
+                              min(pdef.max if pdef.max is not None else value, value))
+                d = self.doc.diag((*at, key), "OUT-OF-RANGE", f"'{key}' is {value}, outside the "
+                                  f"ruleset's bounds for it ({bounds}): it reads as {clamped}",
+                                  f"print a {key} within {bounds}")
+                self.rb.diags.append(replace(d, severity="warning"))
             elif pdef.type == "enum" and value not in pdef.values:
                 self.rb.diags.append(self.doc.diag(
                     (*at, key), "TYPE", f"'{key}' must be one of {', '.join(pdef.values)}",

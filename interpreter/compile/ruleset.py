@@ -35,6 +35,8 @@ from interpreter.engine.model import (
 from interpreter.lang import ast as A
 from interpreter.load.files import MAX_DECK
 from interpreter.load.yamlpos import Doc
+from interpreter.words import phrases
+from interpreter.words.phrases import Phrases
 
 ACTION_FIELDS = ("card", "player", "ability")
 
@@ -97,7 +99,51 @@ class RulesetBuilder:
         rs.triggers = self._triggers()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
         setup = self._body(at, set(), head=self._ref_head("setup", raw.get("setup")))
-        return rs, self._program(rs, setup)
+        program = self._program(rs, setup)
+        rs.phrases = self._phrases(rs)
+        return rs, program
+
+    def _phrases(self, rs: Ruleset) -> Phrases:
+        """The `phrases:` (words/), checked: each names a thing of its section and only the
+        placeholders it can fill. A ruleset that gives phrases is told (a warning) of every
+        question its own texts ask that would read as a default in its language."""
+        found = phrases.Phrases(phrases.read(self.raw).table, self.raw.get("language"),
+                                self.compiler.asked)
+        fields = {**{v: set(d.params) for v, d in rs.verbs.items()},
+                  **{a: {"card", "player"} for a in rs.actions}}
+        known = {"verbs": {v: set(d.params) for v, d in rs.verbs.items()},
+                 "actions": {a: {"card", "player"} for a in rs.actions},
+                 "events": {e: fields.get(e, set()) for e in self.names.events | set(fields)}}
+        for section, allowed in known.items():
+            for name, entry in found.table[section].items():
+                at = ("phrases", section, name)
+                if name not in allowed:
+                    self.diags.append(self.doc.diag(at, "E-PHRASE", f"phrases.{section} names "
+                                                    f"{name!r}, which is no {section[:-1]} of the ruleset",
+                                                    did_you_mean(name, allowed)))
+                    continue
+                for lang, text in entry.items():
+                    for ph in phrases.PLACEHOLDER.findall(text):
+                        if ph not in allowed[name]:
+                            self.diags.append(self.doc.diag(
+                                (*at, lang), "E-PHRASE", f"{{{ph}}} is not something {name!r} "
+                                f"has to show", "use one of " + (", ".join(
+                                    f"{{{p}}}" for p in sorted(allowed[name])) or "no placeholder")))
+        if self.raw.get("phrases"):
+            self._unphrased(found, self.raw.get("language") or "en")
+        return found
+
+    def _unphrased(self, found: Phrases, lang: str) -> None:
+        seen: set[str] = set()
+        for asked in found.asked.values():
+            if asked.at is None or asked.key in seen \
+                    or found.get("decisions", asked.key, lang) is not None:
+                continue
+            seen.add(asked.key)
+            d = self.doc.diag(asked.at, "W-PHRASE", f"the question {asked.key!r} has no "
+                              f"phrase in {lang}: people read a default made from its code",
+                              f"add phrases: {{decisions: {{{asked.key}: {{{lang}: ...}}}}}}")
+            self.diags.append(replace(d, severity="warning"))
 
     @staticmethod
     def _ref_head(event: str, spec) -> tuple:
@@ -269,8 +315,12 @@ class RulesetBuilder:
         self.compiler.context = self._context(at)
         if tree is None:
             return (*head, *tail)
-        with self.compiler.exprs.binding(bound):
-            return self.compiler.body(tree, head, tail)
+        self.compiler.at = at
+        try:
+            with self.compiler.exprs.binding(bound):
+                return self.compiler.body(tree, head, tail)
+        finally:
+            self.compiler.at = None  # (a card's text has no place in the ruleset)
 
     def _context(self, at: tuple) -> str:
         """What a prompt of the body at `at` names: its verb, action or phase, else its key."""

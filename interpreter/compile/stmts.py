@@ -21,6 +21,7 @@ from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.engine.state import GameState
 from interpreter.lang import ast as A
 from interpreter.lang.visit import Dispatch, Walker
+from interpreter.words.phrases import Asked
 
 _keys = itertools.count()
 _BARE_WORD_TYPES = {"state", "name", "text", "action"}
@@ -35,6 +36,10 @@ class StmtCompiler(Walker):
         self.exprs = ExprCompiler(names)
         self.verb_defaults = verb_defaults if verb_defaults is not None else {}
         self.context = ""  # what is being compiled (a verb, action or card): shown in prompts
+        # the questions the texts ask, by their engine prompt, for the words module
+        # (words/phrases.Asked); `at`: the YAML path of the text being compiled (None: a card's)
+        self.asked: dict[Any, Asked] = {}
+        self.at: tuple | None = None
         self.words: set[A.Name] = set()  # bare names the checker read as words
         # verbs their callers' straight code can run inline (the INLINE rung: instructions.Speed)
         self.inlinable: dict[str, InlineVerb] = {}
@@ -185,6 +190,7 @@ class StmtCompiler(Walker):
         by = self.exprs.compile(s.by) if s.by else None
         what = describe(s.body) or "do nothing"
         code[at] = I.May(by, len(code), f"{self._where()}may {what}?")
+        self._asked(code[at].prompt, s, "")
 
     @stmt.on(A.Choose)
     def _choose(self, s: A.Choose, code: list) -> None:
@@ -195,12 +201,14 @@ class StmtCompiler(Walker):
             else None
         code.append(I.Choose(s.name, self.exprs.compile(s.count), self.exprs.compile(s.source),
                              by, s.up_to, prompt, by_var, fill))
+        self._asked(fill if fill is not None else prompt, s, s.name)
 
     @stmt.on(A.ChooseValue)
     def _choose_value(self, s: A.ChooseValue, code: list) -> None:
         by = self.exprs.compile(s.by) if s.by else None
         prompt = self._prompt(s.prompt, self._where() + describe((s,)))
         code.append(I.ChooseValue(s.name, self._value_options(s), by, prompt))
+        self._asked(getattr(prompt, "said", prompt), s, s.name)
 
     def _value_options(self, s: A.ChooseValue) -> Callable[[GameState, dict], tuple]:
         """The options of a `choose number|zone|player`, made when it is asked."""
@@ -236,13 +244,19 @@ class StmtCompiler(Walker):
         by = self.exprs.compile(s.by) if s.by else None
         prompt = self._prompt(s.prompt, f"{self._where()}choose one")
         code[at] = I.ChooseMode(modes, tuple(starts), by, prompt)
+        self._asked(getattr(prompt, "said", prompt), s, "")
 
     def _prompt(self, prompt: A.Prompt | None, default: str) -> Fn:
         """What a choice asks: its own prompt with the variables it names filled in, else
-        `default`."""
-        if prompt is None:
-            return lambda g, env: default
+        `default` (or its own when it names none: a text, `said`)."""
+        if prompt is None or not PROMPT_TYPES.get(prompt):
+            return _Fixed(default if prompt is None else prompt.text)
         return picks.prompt_maker(prompt.text, PROMPT_TYPES.get(prompt, ()))
+
+    def _asked(self, prompt: Any, s: A.Stmt, var: str) -> None:
+        """Note the question for the words module: its phrase key is `context.var`."""
+        key = f"{self.context}.{var}" if var else self.context
+        self.asked[prompt] = Asked(key, s, self.at)
 
     def _where(self) -> str:
         return f"{self.context}: " if self.context else ""
@@ -316,3 +330,14 @@ def _compound(s: Any) -> bool:
     return isinstance(s, (A.If, A.ForEach, A.Repeat, A.Together)) \
         or isinstance(s, A.Call) and s.name not in PRIMITIVES
 
+
+class _Fixed:
+    """A prompt that names no variable: the same text at every decision."""
+
+    __slots__ = ("said",)
+
+    def __init__(self, said: str) -> None:
+        self.said = said
+
+    def __call__(self, g: GameState, env: dict) -> str:
+        return self.said

@@ -49,6 +49,7 @@ class Game:
         # what `create` makes, by name: the ruleset's tokens and the cards of its card sets
         self.creatable = _Creatable({**cards, **tokens})
         self.ruleset_creates = creates  # what the ruleset's own texts create (see for_cards)
+        self.warnings: list = []  # the builder's warnings (diagnostics), for tcg check
         self.pool_names = frozenset(n for p in ruleset.pools for n in p.cards)
         self.program = program
         self.order_code = (OrderTriggers(),)

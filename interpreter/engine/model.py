@@ -272,3 +272,4 @@ class Ruleset:
     path: str = ""
     raw: dict = field(default_factory=dict)
     timing: str = "windows"  # windows | priority (engine/priority.py)
+    phrases: Any = None  # what people read (words/phrases.Phrases), never used by play

@@ -105,6 +105,10 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
                 obs["chosen"] = chosen
             if options:
                 obs["options"] = [label(g, o, viewer) for o in g.decision.options]
+    if viewer is not None and options:
+        from interpreter.words.speak import said  # (here: words/ imports the engine)
+
+        obs["said"] = said(g, viewer)  # what a person reads, in their language
     return obs
 
 

@@ -79,24 +79,33 @@ SHOW: dict[str, Callable[[GameState, Any], str]] = {
 }
 
 
-def prompt_maker(text: str, names: tuple[tuple[str, str], ...]) -> Callable[[GameState, dict], Any]:
+def prompt_maker(text: str, names: tuple[tuple[str, str], ...]) -> LatePrompt:
     """The prompt `text` with each `{name}` replaced by the variable's value as every player
-    may see it; `names`: (name, its type) of each placeholder. What it makes is a late prompt,
-    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the question
-    is pending (most questions of a simulation are never read, and filling them in cost more
-    than the engine's own work for them)."""
-    shown = tuple((f"{{{name}}}", name, SHOW.get(t, _show_any)) for name, t in names)
+    may see it; `names`: (name, its type) of each placeholder."""
+    return LatePrompt(text, tuple((f"{{{name}}}", name, SHOW.get(t, _show_any)) for name, t in names))
 
-    def words(g: GameState, env: dict) -> str:
-        out = text
-        for placeholder, name, show in shown:
+
+class LatePrompt:
+    """A prompt naming variables. Called as the question is asked, it gives a late prompt,
+    `(words, g, env)`: Decision.prompt puts it in words when read, which is while the
+    question is pending (most questions of a simulation are never read, and filling them in
+    cost more than the engine's own work for them). The words module finds the statement
+    that asks through `words.__self__`, this object."""
+
+    __slots__ = ("text", "shown", "words")
+
+    def __init__(self, text: str, shown: tuple) -> None:
+        self.text, self.shown = text, shown
+        self.words = self._words  # (one bound method, the same at every decision)
+
+    def _words(self, g: GameState, env: dict) -> str:
+        out = self.text
+        for placeholder, name, show in self.shown:
             out = out.replace(placeholder, show(g, env.get(name)))
         return out
 
-    def prompt(g: GameState, env: dict) -> tuple:
-        return (words, g, env)
-
-    return prompt
+    def __call__(self, g: GameState, env: dict) -> tuple:
+        return (self.words, g, env)
 
 
 def _show_any(g: GameState, value: Any) -> str:

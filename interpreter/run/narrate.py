@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
-from interpreter.engine import observe
 from interpreter.engine.game import Game
+from interpreter.engine.observe import option_kind
 from interpreter.engine.state import GameState, visible
+from interpreter.words import catalog
+from interpreter.words.catalog import say
+from interpreter.words.phrases import fill
+from interpreter.words.speak import Words, words_for
 
 _QUIET = {"state", "flipped", "shuffled", "created", "phase_end", "turn_end", "resource",
           "counter", "game_over", "looked"}
@@ -20,7 +25,8 @@ class Narrator:
     (where it went, which face is up, who was shown it) and names a card only while that
     player could see it; otherwise it is "a card". refs: cite the rule a record names."""
 
-    def __init__(self, game: Game, viewer: int | None = None, refs: bool = False) -> None:
+    def __init__(self, game: Game, viewer: int | None = None, refs: bool = False,
+                 lang: str | None = None) -> None:
         self.game, self.viewer, self.refs = game, viewer, refs
         self.me = None if viewer is None else f"P{viewer + 1}"
         self.quiet = _quiet_events(game)
@@ -29,9 +35,18 @@ class Narrator:
         # the live match, when there is one: the records do not say which face a card was
         # put with, the state does (a card is named only if the viewer can see it now too)
         self.state: GameState | None = None
+        self.lang = lang
+        rs = game.ruleset
+        self._names = {*rs.zones, *rs.states, *(ph.name for ph in rs.phases)}
 
     def follow(self, g: GameState) -> None:
         self.state = g
+
+    @property
+    def words(self) -> Words:
+        """The match's words (its game's: a match's game is narrowed to its cards, and its
+        questions are that game's)."""
+        return words_for(self.state.game if self.state is not None else self.game, self.lang)
 
     def line(self, r: dict) -> str | None:
         text = self._line(r)
@@ -46,44 +61,78 @@ class Narrator:
             self._follow(r)
             if r.get("private", self.me) != self.me:
                 return None
+        w = self.words
         if "d" in r and r.get("concede"):
-            return f"  {r['d']} concedes"
+            return "  " + w.say("concedes", player=r["d"])
         if "d" in r:
-            q = self._question(r.get("q"))
-            question = f" ({q})" if q and not q.endswith(": act") else ""
-            if self.viewer is not None and r["d"] != self.me:
-                return f"  {r['d']} decides{question}"  # its consequences show what is public
-            return f"  {r['d']}{question}: {r['o']}"
-        if "tcg" in r or e in _QUIET or e in self.quiet or e in self.game.ruleset.actions:
+            return self._decision(r)
+        if "tcg" in r or e in _QUIET or e in self.quiet:
             return None
         if e == "turn_start":
-            return f"\n== turn {r['turn']}: {r['player']} =="
+            return "\n" + w.say("turn_head", turn=r["turn"], player=r["player"])
         if e == "phase_start":
-            return f" [{r['phase']}]"
+            return " " + w.say("phase_head", phase=w.phase(r["phase"]))
         if e == "moved":
             seen = self.viewer is None or seen_before or self.sees(r["card"])
-            card = r["card"] if seen else "a card"
-            return f"    {card}: {r['from_zone']} → {r['to_zone']} ({r['player'] or 'no player'})"
+            card = r["card"] if seen else w.say("a_card")
+            src, dst = w.word(r["from_zone"]), w.word(r["to_zone"])
+            if r.get("player"):
+                return "    " + w.say("moved_of", card=card, owner=r["player"], src=src, dst=dst)
+            return "    " + w.say("moved", card=card, src=src, dst=dst)
         if e == "move_failed":
-            return f"    {self.name(r['card'])} cannot go to {r['to']}: {r['why']}"
-        fields = [(k, v) for k, v in r.items() if k not in ("e", "ref", "ability", "private")]
-        if any(v == [] for _, v in fields):
+            return "    " + w.say("move_failed", card=self.name(r["card"]), to=w.word(str(r["to"])),
+                                  why=r["why"])
+        values = {k: v for k, v in r.items() if k not in ("e", "ref", "ability", "private")}
+        if any(v == [] for v in values.values()):
             return None  # the verb had nothing to act on
-        return f"    · {e}({', '.join(self._argument(k, v) for k, v in fields)})"
+        return "    " + self._event(e, values)
 
-    def _argument(self, key: str, v: object) -> str:
-        """A field in words: a yes/no or an absent value says which field it is."""
-        if v is None or isinstance(v, bool):
-            return f"{key}: {'none' if v is None else 'yes' if v else 'no'}"
-        return str(self._short(v))
+    def _event(self, e: str, values: dict) -> str:
+        """An event in words: its phrase (the event's, else its verb's or action's), else its
+        name and values."""
+        w = self.words
+        shown = {k: self._said(v) for k, v in values.items()}
+        phrase = w.phrases.get("events", e, w.lang) or w.phrases.get("verbs", e, w.lang)
+        if phrase is not None:
+            return fill(phrase, shown)
+        if e in self.game.ruleset.actions:
+            did = w.phrases.get("actions", e, w.lang) or self.game.ruleset.actions[e].label
+            return w.say("did", player=shown.get("player", ""), what=fill(did, shown))
+        args = [shown[k] for k in values if k != "player"]
+        if "player" in values:
+            args.insert(0, shown["player"])
+        if not args:
+            return w.say("event_bare", name=w.word(e))
+        return w.say("event", name=w.word(e), args=w.say("comma").join(args))
 
-    def _question(self, q: str | None) -> str | None:
-        """The question of a decision record as the viewer may read it: while it is the live
-        match's pending one, a hidden card it names is hidden (observe.prompt_for)."""
-        g = self.state
-        if self.viewer is None or g is None or g.decision is None or g.decision.prompt != q:
-            return q
-        return observe.prompt_for(g, self.viewer)
+    def _said(self, v: object) -> str:
+        w = self.words
+        if isinstance(v, list):
+            return catalog.joined([self.name(x) for x in v], w.lang) or w.say("none")
+        if isinstance(v, bool):
+            return w.say("true" if v else "false")
+        if v is None:
+            return w.say("none")
+        text = self.name(v)
+        return w.word(text) if text in self._names else text
+
+    def _decision(self, r: dict) -> str | None:
+        """A decision in words: from the live match when it is the one pending (its options
+        as the viewer may see them), else the log's own words."""
+        w, g = self.words, self.state
+        d = g.decision if g is not None else None
+        live = d is not None and f"P{d.player + 1}" == r["d"] and 0 <= r["i"] < len(d.options)
+        if not live or g is None or d is None:  # (a replay: the log's words, worded if known)
+            return "  " + w.say("decided_q", player=r["d"], question=w.logged_question(r.get("q", "")),
+                                answer=r["o"])
+        option = d.options[r["i"]]
+        if d.kind == "action" and option_kind(option, d.kind) not in ("pass",):
+            return None  # the action's own event tells it
+        answer = w.option(g, option, self.viewer)
+        if d.kind == "action":
+            return "  " + w.say("decided", player=r["d"], answer=answer)
+        return "  " + w.say("decided_q", player=r["d"], question=w.question(g, self.viewer),
+                            answer=answer)
 
     def _follow(self, r: dict) -> None:
         """Keep track of where each card is and whether the viewer may see it."""
@@ -129,12 +178,8 @@ class Narrator:
 
     def name(self, card: object) -> str:
         text = str(card)
-        return text if not _CARD.fullmatch(text) or self.sees(text) else "a card"
+        return text if not _CARD.fullmatch(text) or self.sees(text) else self.words.say("a_card")
 
-    def _short(self, v: object) -> object:
-        if isinstance(v, list):
-            return "[" + ", ".join(self.name(x) for x in v) + "]"
-        return self.name(v)
 
 
 def _quiet_events(game: Game) -> frozenset[str]:
@@ -143,26 +188,36 @@ def _quiet_events(game: Game) -> frozenset[str]:
     return frozenset({v.event for v in verbs if v.quiet} - {v.event for v in verbs if not v.quiet})
 
 
-def board(obs: dict) -> str:
-    lines = [f"-- turn {obs['turn']} ({obs['turn_player']}), {obs['phase']} phase; "
-             f"you are {obs['you']} --"]
-    resources = "; ".join(f"{who} " + ", ".join(f"{k} {v}" for k, v in values.items())
+def board(obs: Mapping) -> str:
+    """The board in words (the observation's `said`: its names in the reader's language)."""
+    said = obs.get("said") or {}
+    lang, names = said.get("lang", "en"), said.get("names", {})
+
+    def word(key: str) -> str:
+        name, _, owner = key.partition("@")
+        shown = names.get(name, name)
+        return f"{shown}@{owner}" if owner else shown
+
+    lines = [say("board_head", lang, turn=obs["turn"], player=obs["turn_player"],
+                 phase=word(obs["phase"] or "-"), you=obs["you"])]
+    resources = "; ".join(f"{who} " + ", ".join(f"{word(k)} {v}" for k, v in values.items())
                           for who, values in obs["resources"].items() if values)
     if resources:
-        lines.append(f"  resources      {resources}")
+        lines.append(f"  {say('resources', lang):<14} {resources}")
     for zone, cards in obs["zones"].items():
-        shown = [_card(c) for c in cards if not c.get("hidden")]
-        marked = [f"a hidden card ({' '.join(c['states'])})" for c in cards
-                  if c.get("hidden") and c.get("states")]
+        shown = [_card(c, word) for c in cards if not c.get("hidden")]
+        marked = [say("hidden_marked", lang, states=" ".join(map(word, c["states"])))
+                  for c in cards if c.get("hidden") and c.get("states")]
         hidden = len(cards) - len(shown) - len(marked)
-        parts = shown + marked + ([f"{hidden} hidden"] if hidden else [])
-        lines.append(f"  {zone:<14} {', '.join(parts) if parts else '-'}")
+        parts = shown + marked + ([say("n_hidden", lang, n=hidden)] if hidden else [])
+        lines.append(f"  {word(zone):<14} {', '.join(parts) if parts else '-'}")
     return "\n".join(lines)
 
 
-def _card(c: dict) -> str:
-    extra = [f"{k}={v}" for k, v in c.items() if k not in ("id", "name", "hidden", "states", "face_down",
-                                                           "counters", "text", "abilities")]
-    extra += c.get("states", [])
-    extra += [f"{k}×{n}" for k, n in (c.get("counters") or {}).items()]
-    return f"{c['name']}#{c['id']}({' '.join(extra)})" if extra else f"{c['name']}#{c['id']}"
+def _card(c: dict, word: Callable[[str], str]) -> str:
+    extra = [f"{word(k)} {v}" for k, v in c.items()
+             if k not in ("id", "name", "hidden", "states", "face_down", "counters", "text",
+                          "abilities", "attached_to")]
+    extra += [word(s) for s in c.get("states", [])]
+    extra += [f"{word(k)}×{n}" for k, n in (c.get("counters") or {}).items()]
+    return f"{c['name']}#{c['id']} [{', '.join(extra)}]" if extra else f"{c['name']}#{c['id']}"
