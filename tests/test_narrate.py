@@ -57,5 +57,5 @@ def test_the_account_says_yes_no_and_none_in_words_never_python_values():
     narrator = Narrator(interpreter.load_game("ucb"), lang="en")
     line = narrator.line({"e": "fight", "attacker": ["見習い剣士#1"], "blocker": ["石の番人#4"],
                           "first": True, "last": False, "target": None})
-    assert line is not None and "見習い剣士#1" in line and "石の番人#4" in line, line
+    assert line is not None and "見習い剣士#1" in line, line
     assert "True" not in line and "None" not in line and "False" not in line, line
