@@ -23,7 +23,7 @@ from types import CodeType
 from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
-from interpreter.engine import actions, limits, repetition, triggers, vm
+from interpreter.engine import actions, kernel, limits, repetition, triggers, vm
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -295,6 +295,7 @@ _HELPERS = {
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
+    "_can_enter": kernel.can_enter,
 }
 
 
@@ -1139,4 +1140,5 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "zones": lambda a: f"({', '.join(a)},)",  # (a tuple of zones, for `choose zone`)
     "stack_size": lambda a: "len(g.stack)",
     "turn_number": lambda a: "g.turn",
+    "can_enter": lambda a: f"_can_enter(g, {a[0]}, {a[1]})",
 }
