@@ -295,7 +295,7 @@ _HELPERS = {
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
-    "_can_enter": kernel.can_enter,
+    "_can_enter": kernel.can_enter, "_lifted": kernel.lifted,
 }
 
 
@@ -1108,6 +1108,10 @@ class _Generator(Walker):
         if n.name == "playable" and (args[0] == "it" or args[0] in self.locals.values()):
             # a card (an int) without a condition of its own, the usual case: no call
             return f"(g.defs[{args[0]}].condition is None or _playable(g, {args[0]}))"
+        if n.name == "can_enter":
+            inline = self._can_enter(n, args)
+            if inline is not None:
+                return inline
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
@@ -1116,6 +1120,32 @@ class _Generator(Walker):
             refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
+
+
+    def _can_enter(self, n: A.Call, args: list[str]) -> str | None:
+        """`can_enter(CARD, ZONE(...))` of one card, as kernel.can_enter asks it: the zone's
+        `enter` rules inline (no call per candidate of an action), each lifted by a live
+        permission; several cards, or a zone known only as the code runs, through the kernel.
+        None where it cannot be inline (then the call)."""
+        zone = n.args[1].value
+        rules = self.names.enter_rules.get(zone.name) if isinstance(zone, A.Call) else None
+        if not rules or self.iterable:  # (no rules: the kernel's answer; `:=` cannot go there)
+            return None
+        self.count += 1
+        c, z, p = f"_ck{self.count}", f"_zk{self.count}", f"_pk{self.count}"
+        saved = self.args, self.prelude
+        self.args = {**self.args, "card": c, "player": p, "you": p, "self": "None",
+                     "opponent": f"(None if {p} is None else g.game.opponent[{p}])"}
+        self.prelude = None  # (nothing hoisted out of a loop: the rules read the card)
+        try:
+            terms = [f"({self.sub(tree, False, False)} or _lifted(g, {rule!r}, {c}, {p}))"
+                     for rule, tree in rules]
+        finally:
+            self.args, self.prelude = saved
+        # (`X is X`: true, after binding the zone's player as kernel.refused finds it)
+        player = f"(({p} := {z}.owner if {z}.owner >= 0 else g.owner[{c}]) is {p})"
+        return f"(_can_enter(g, {c}, {args[1]}) if type({c} := single({args[0]})) is not int " \
+               f"else ({z} := {args[1]}) is not None and {player} and {' and '.join(terms)})"
 
 
 # generated sources that are surely a player (a zone of theirs is in g.zones): the engine

@@ -53,6 +53,8 @@ class Names:
     cards: set[str] = field(default_factory=set)  # the card sets' names (`create` makes them too)
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
+    # zone -> its `enter` rules as (id, condition tree), once read (None: one did not check)
+    enter_rules: dict = field(default_factory=dict)
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
     # number properties every card has as a whole number (printed, else a whole default)
     whole_numbers: set[str] = field(default_factory=set)

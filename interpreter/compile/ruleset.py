@@ -123,11 +123,15 @@ class RulesetBuilder:
     def _enter_rules(self, zone: str, rules: Any) -> tuple:
         """A zone's `enter` rules: (id, condition, why a card is refused: its description, ref
         or id). `card` is the card coming in, `player` the zone's owner."""
-        out = []
+        out: list[tuple] = []
+        trees: list[A.Expr] = []
         for i, r in enumerate(rules if isinstance(rules, list) else ()):
-            cond = self._expr(("zones", zone, "enter", i, "if"), {"card", "player"})
+            cond = self._expr(("zones", zone, "enter", i, "if"), {"card", "player"}, "cond", trees)
             if cond is not None:
                 out.append((r["id"], cond, r.get("description") or r.get("ref") or r["id"]))
+        # (what `can_enter` compiles inline: exprs._Generator._can_enter)
+        self.names.enter_rules[zone] = tuple(zip((r[0] for r in out), trees, strict=True)) \
+            if len(out) == len(rules or ()) else None
         return tuple(out)
 
     def _properties(self) -> dict[str, PropDef]:

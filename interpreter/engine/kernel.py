@@ -95,12 +95,16 @@ def refused(g: GameState, cid: int, to: ZoneRef) -> str | None:
     player = to.owner if to.owner >= 0 else g.owner[cid]
     env = {"card": cid, "player": player, "you": player, "self": None,
            "opponent": None if player is None else g.game.opponent[player]}
-    lifts = g.game.static_keys.get("permission", ())
     for rule_id, cond, why in rules:
-        if not cond(g, env) and (rule_id not in lifts or not vm.permitted(
-                g, rule_id, {"card": cid, "player": player})):
+        if not cond(g, env) and not lifted(g, rule_id, cid, player):
             return why
     return None
+
+
+def lifted(g: GameState, rule_id: str, cid: int, player: int | None) -> bool:
+    """A live permission `can RULE_ID` lifts the rule for card `cid` entering `player`'s zone."""
+    return rule_id in g.game.static_keys.get("permission", ()) \
+        and vm.permitted(g, rule_id, {"card": cid, "player": player})
 
 
 def can_enter(g: GameState, cards: Any, to: Any) -> bool:
