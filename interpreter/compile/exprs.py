@@ -1126,26 +1126,41 @@ class _Generator(Walker):
         """`can_enter(CARD, ZONE(...))` of one card, as kernel.can_enter asks it: the zone's
         `enter` rules inline (no call per candidate of an action), each lifted by a live
         permission; several cards, or a zone known only as the code runs, through the kernel.
-        None where it cannot be inline (then the call)."""
+        In a selection, a player's zone named by what is the same for every candidate is found
+        once, before the loop, and the rules' parts not about the card with it (a same-name
+        rule: one lookup per candidate). None where it cannot be inline (then the call)."""
         zone = n.args[1].value
-        rules = self.names.enter_rules.get(zone.name) if isinstance(zone, A.Call) else None
-        if not rules or self.iterable:  # (no rules: the kernel's answer; `:=` cannot go there)
+        if not isinstance(zone, A.Call) or self.iterable:  # (`:=` cannot go there)
+            return None
+        rules = self.names.enter_rules.get(zone.name)
+        if not rules:  # (no rules: the kernel's answer)
             return None
         self.count += 1
         c, z, p = f"_ck{self.count}", f"_zk{self.count}", f"_pk{self.count}"
-        saved = self.args, self.prelude
-        self.args = {**self.args, "card": c, "player": p, "you": p, "self": "None",
+        once = self.prelude is not None and self.per_item > 0 \
+            and not self.names.zones.get(zone.name) \
+            and not self.owner.reads(zone, False) & {*self.locals, "it"}
+        saved = self.args, self.prelude, dict(self.locals)
+        self.args = {**self.args, "player": p, "you": p, "self": "None",
                      "opponent": f"(None if {p} is None else g.game.opponent[{p}])"}
-        self.prelude = None  # (nothing hoisted out of a loop: the rules read the card)
+        self.locals["card"] = c  # (an int in the inline branch: read as a loop's card)
+        if once and self.prelude is not None:
+            self.prelude += [f"{z} = {args[1]}", f"{p} = None if {z} is None else {z}.owner"]
+        else:
+            self.prelude = None  # (nothing hoisted out of a loop: the rules read the card)
         try:
             terms = [f"({self.sub(tree, False, False)} or _lifted(g, {rule!r}, {c}, {p}))"
                      for rule, tree in rules]
         finally:
-            self.args, self.prelude = saved
+            self.args, self.prelude = saved[:2]
+            self.locals.clear()
+            self.locals.update(saved[2])
         # (`X is X`: true, after binding the zone's player as kernel.refused finds it)
-        player = f"(({p} := {z}.owner if {z}.owner >= 0 else g.owner[{c}]) is {p})"
-        return f"(_can_enter(g, {c}, {args[1]}) if type({c} := single({args[0]})) is not int " \
-               f"else ({z} := {args[1]}) is not None and {player} and {' and '.join(terms)})"
+        found = f"{z} is not None" if once else f"({z} := {args[1]}) is not None and " \
+            f"(({p} := {z}.owner if {z}.owner >= 0 else g.owner[{c}]) is {p})"
+        return f"(_can_enter(g, {c}, {args[1] if not once else z}) " \
+               f"if type({c} := single({args[0]})) is not int " \
+               f"else {found} and {' and '.join(terms)})"
 
 
 # generated sources that are surely a player (a zone of theirs is in g.zones): the engine
