@@ -258,6 +258,7 @@ TOYS = {
     "priority": "the priority loop, the stack, targets and counters (a Magic-like core)",
     "duel": "a Yu-Gi-Oh-like chain, written from the docs alone by a new user",
     "hearth": "a Hearthstone-like core (positions, pools, silence, transform), likewise",
+    "entering": "a zone's enter rules on every way in, verbs that say what they did, any_time",
 }
 
 

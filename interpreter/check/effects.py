@@ -44,6 +44,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "zones": (("zone",) * 9, "zones"),
     "stack_size": ((), "number"),
     "turn_number": ((), "number"),
+    "can_enter": (("cards", "zone"), "bool"),
 }
 
 # The variables each checked prompt names, with their types, in order: the compiler shows

@@ -23,7 +23,7 @@ from types import CodeType
 from typing import Any, TypeGuard
 
 from interpreter.compile.names import Names
-from interpreter.engine import actions, chance, limits, repetition, triggers, vm
+from interpreter.engine import actions, chance, kernel, limits, repetition, triggers, vm
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
@@ -301,6 +301,7 @@ _HELPERS = {
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
+    "_can_enter": kernel.can_enter, "_lifted": kernel.lifted,
 }
 
 
@@ -1113,6 +1114,10 @@ class _Generator(Walker):
         if n.name == "playable" and (args[0] == "it" or args[0] in self.locals.values()):
             # a card (an int) without a condition of its own, the usual case: no call
             return f"(g.defs[{args[0]}].condition is None or _playable(g, {args[0]}))"
+        if n.name == "can_enter":
+            inline = self._can_enter(n, args)
+            if inline is not None:
+                return inline
         if n.name in self.names.zones:
             if self.names.zones[n.name] or not args:
                 return self.const(ZoneRef(n.name, -1))
@@ -1121,6 +1126,47 @@ class _Generator(Walker):
             refs = self.const(_zone_refs(n.name))
             return f"{refs}[{args[0]}]"
         return _FUNCTIONS[n.name](args)
+
+
+    def _can_enter(self, n: A.Call, args: list[str]) -> str | None:
+        """`can_enter(CARD, ZONE(...))` of one card, as kernel.can_enter asks it: the zone's
+        `enter` rules inline (no call per candidate of an action), each lifted by a live
+        permission; several cards, or a zone known only as the code runs, through the kernel.
+        In a selection, a player's zone named by what is the same for every candidate is found
+        once, before the loop, and the rules' parts not about the card with it (a same-name
+        rule: one lookup per candidate). None where it cannot be inline (then the call)."""
+        zone = n.args[1].value
+        if not isinstance(zone, A.Call) or self.iterable:  # (`:=` cannot go there)
+            return None
+        rules = self.names.enter_rules.get(zone.name)
+        if not rules:  # (no rules: the kernel's answer)
+            return None
+        self.count += 1
+        c, z, p = f"_ck{self.count}", f"_zk{self.count}", f"_pk{self.count}"
+        once = self.prelude is not None and self.per_item > 0 \
+            and not self.names.zones.get(zone.name) \
+            and not self.owner.reads(zone, False) & {*self.locals, "it"}
+        saved = self.args, self.prelude, dict(self.locals)
+        self.args = {**self.args, "player": p, "you": p, "self": "None",
+                     "opponent": f"(None if {p} is None else g.game.opponent[{p}])"}
+        self.locals["card"] = c  # (an int in the inline branch: read as a loop's card)
+        if once and self.prelude is not None:
+            self.prelude += [f"{z} = {args[1]}", f"{p} = None if {z} is None else {z}.owner"]
+        else:
+            self.prelude = None  # (nothing hoisted out of a loop: the rules read the card)
+        try:
+            terms = [f"({self.sub(tree, False, False)} or _lifted(g, {rule!r}, {c}, {p}))"
+                     for rule, tree in rules]
+        finally:
+            self.args, self.prelude = saved[:2]
+            self.locals.clear()
+            self.locals.update(saved[2])
+        # (`X is X`: true, after binding the zone's player as kernel.refused finds it)
+        found = f"{z} is not None" if once else f"({z} := {args[1]}) is not None and " \
+            f"(({p} := {z}.owner if {z}.owner >= 0 else g.owner[{c}]) is {p})"
+        return f"(_can_enter(g, {c}, {args[1] if not once else z}) " \
+               f"if type({c} := single({args[0]})) is not int " \
+               f"else {found} and {' and '.join(terms)})"
 
 
 # generated sources that are surely a player (a zone of theirs is in g.zones): the engine
@@ -1146,4 +1192,5 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "zones": lambda a: f"({', '.join(a)},)",  # (a tuple of zones, for `choose zone`)
     "stack_size": lambda a: "len(g.stack)",
     "turn_number": lambda a: "g.turn",
+    "can_enter": lambda a: f"_can_enter(g, {a[0]}, {a[1]})",
 }

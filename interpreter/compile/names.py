@@ -29,6 +29,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "zones": (1, 9, "the zones to pick from in `choose zone`: zones(left(you), right(you))"),
     "stack_size": (0, 0, "the number of objects on the stack (timing: priority)"),
     "turn_number": (0, 0, "the number of the turn being played: 1 in the first turn"),
+    "can_enter": (2, 2, "the zone's `enter` rules let the card in now: can_enter(card, battle(you))"),
 }
 BUILTIN_VALUES = {"you", "opponent", "self", "turn_player", "players", "turn_order", "it"}
 
@@ -53,6 +54,8 @@ class Names:
     cards: set[str] = field(default_factory=set)  # the card sets' names (`create` makes them too)
     verb_events: dict[str, str] = field(default_factory=dict)
     rule_ids: set[str] = field(default_factory=set)  # named action requirements
+    # zone -> its `enter` rules as (id, condition tree), once read (None: one did not check)
+    enter_rules: dict = field(default_factory=dict)
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
     # number properties every card has as a whole number (printed, else a whole default)
     whole_numbers: set[str] = field(default_factory=set)
@@ -141,4 +144,7 @@ def ruleset_names(raw: dict) -> Names:
     names.rule_ids = {r["id"] for a in (raw.get("actions") or {}).values()
                       if isinstance((a or {}).get("requires"), list)
                       for r in a["requires"] if isinstance(r, dict) and "id" in r}
+    names.rule_ids |= {r["id"] for z in (raw.get("zones") or {}).values()
+                       if isinstance((z or {}).get("enter"), list)
+                       for r in z["enter"] if isinstance(r, dict) and "id" in r}
     return names

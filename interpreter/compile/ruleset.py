@@ -31,6 +31,7 @@ from interpreter.engine.model import (
     VerbDef,
     WindowDef,
     ZoneDef,
+    offered,
 )
 from interpreter.lang import ast as A
 from interpreter.load.files import MAX_DECK
@@ -48,6 +49,7 @@ class RulesetBuilder:
         self.diags: list[Diagnostic] = []
         self.names = ruleset_names(self.raw)
         self.verb_defaults: dict[str, dict] = {}
+        self.dids: dict[str, A.Expr | None] = {}  # each verb's `did` (None: it always reports)
         # reference: no generated runs, no verb run inline, no property read inline (the
         # kernel's functions do it all: engine/kernel.py)
         self.reference = reference
@@ -55,6 +57,7 @@ class RulesetBuilder:
         self.texts = TextReader(doc, self.names, self.diags, self.compiler)
         self.selections: dict[str, tuple] = {}  # action -> (its cards' tree, its rules' trees)
         self.speeds: dict[str, A.Expr | None] = {}  # `speeds`: name -> its condition's tree
+        self.any_time: tuple[str, ...] = ()  # the actions every window offers (`any_time`)
         # what kept values are computed from, for compile/reads.py once every text is compiled
         self.formula_trees: dict[str, A.Expr] = {}
         self.rule_trees: list[A.Expr] = []  # each state rule's `each`
@@ -85,6 +88,9 @@ class RulesetBuilder:
         rs.verbs = self._verbs()
         self.speeds = self._speeds()
         rs.actions = self._actions()
+        rs.any_time = tuple(n for n, d in (raw.get("actions") or {}).items()
+                            if (d or {}).get("any_time") and n in rs.actions)
+        self.any_time = rs.any_time
         rs.phases = self._phases()
         rs.windows = self._windows()
         rs.end_rules = self._end_rules()
@@ -157,8 +163,22 @@ class RulesetBuilder:
             d = d or {}
             out[name] = ZoneDef(name, bool(d.get("shared")), bool(d.get("ordered")),
                                 d.get("visibility", "public"), d.get("face", "up"),
-                                d.get("capacity"))
+                                d.get("capacity"), self._enter_rules(name, d.get("enter")))
         return out
+
+    def _enter_rules(self, zone: str, rules: Any) -> tuple:
+        """A zone's `enter` rules: (id, condition, why a card is refused: its description, ref
+        or id). `card` is the card coming in, `player` the zone's owner."""
+        out: list[tuple] = []
+        trees: list[A.Expr] = []
+        for i, r in enumerate(rules if isinstance(rules, list) else ()):
+            cond = self._expr(("zones", zone, "enter", i, "if"), {"card", "player"}, "cond", trees)
+            if cond is not None:
+                out.append((r["id"], cond, r.get("description") or r.get("ref") or r["id"]))
+        # (what `can_enter` compiles inline: exprs._Generator._can_enter)
+        self.names.enter_rules[zone] = tuple(zip((r[0] for r in out), trees, strict=True)) \
+            if len(out) == len(rules or ()) else None
+        return tuple(out)
 
     def _properties(self) -> dict[str, PropDef]:
         return {n: PropDef(n, (d or {}).get("type", "number"), (d or {}).get("default"),
@@ -352,6 +372,8 @@ class RulesetBuilder:
             trees[name] = (self.texts.read(("verbs", name, "do"), "body",
                                            {p.name: p.type for p in params}),
                            self.compiler.words)
+            self.dids[name] = self.texts.read(("verbs", name, "did"), "cond",
+                                              {p.name: p.type for p in params})
         self._inlinable(trees)
         for name, d in (self.raw.get("verbs") or {}).items():
             params = self.names.verbs[name]
@@ -360,7 +382,7 @@ class RulesetBuilder:
             ref = (d or {}).get("ref", "")
             tree, self.compiler.words = trees[name]
             body = self._compile_body(("verbs", name, "do"), tree,
-                                      (), (I.Emit(event, fields, ref),), fields)
+                                      (), self._verb_tail(name, I.Emit(event, fields, ref)), fields)
             self.compiler.verb_compiled(name, body)
             each = (d or {}).get("each")
             if each is not None and each not in fields:
@@ -373,6 +395,13 @@ class RulesetBuilder:
             out[name] = VerbDef(name, fields, tuple(p.type for p in params),
                                 defaults, body, event, ref, each, bool((d or {}).get("quiet")))
         return out
+
+    def _verb_tail(self, name: str, emit: I.Emit) -> tuple:
+        """What a verb's body ends with: its event, reported only if its `did` holds."""
+        did = self.dids[name]
+        if did is None:
+            return (emit,)
+        return (A.If(did.span, did, (emit,), ()),)  # type: ignore[arg-type]  # (an Instr)
 
     def _inlinable(self, trees: dict[str, tuple]) -> None:
         """The verbs whose calls run inline in their callers' generated code (straight.InlineVerb):
@@ -392,7 +421,7 @@ class RulesetBuilder:
         if tree is None or each not in (None, *(p.name for p in params)):
             return None
         return inline_verb(params, each, self.names.verb_events[name], d.get("ref", ""), tree, words,
-                    self.compiler.inlinable)
+                    self.compiler.inlinable, self.dids[name])
 
     def _actions(self) -> dict[str, ActionDef]:
         out = {}
@@ -493,7 +522,8 @@ class RulesetBuilder:
                 rs.actions[name] = replace(rs.actions[name], select=exprs.compile_selection(
                     name, cards, rules, visibility))
             windows = [*(p.actions for p in rs.phases), *(w.actions for w in rs.windows.values()),
-                       *((name,) for name in sorted(self.compiler.offered) if name in rs.actions)]
+                       *(offered(rs, name) for name in sorted(self.compiler.offered)
+                         if name in rs.actions)]
             for names in dict.fromkeys(windows):
                 if names:  # every action of a window in one function (ExprCompiler.compile_window;
                     # an action offered alone too: see primitives.offer)
@@ -538,14 +568,16 @@ class RulesetBuilder:
                 for name, d in (self.raw.get("windows") or {}).items()}
 
     def _action_list(self, at: tuple, actions: list | None) -> tuple[str, ...]:
-        """The known actions of a phase's or window's list, each once; unknown ones are
-        reported."""
+        """The known actions of a phase's or window's list, each once, then the actions that
+        may be taken at any time (`any_time`: every window has them; a phase that lists no
+        actions has no window); unknown ones are reported."""
         for j, action in enumerate(actions or ()):
             if action not in self.names.actions:
                 self.diags.append(self.doc.diag((*at, "actions", j), "UNKNOWN-ACTION",
                                                 f"unknown action {action!r}",
                                                 did_you_mean(action, self.names.actions)))
-        return tuple(dict.fromkeys(a for a in actions or () if a in self.names.actions))
+        listed = [a for a in actions or () if a in self.names.actions]
+        return tuple(dict.fromkeys((*listed, *self.any_time) if actions is not None else ()))
 
     def _end_rules(self) -> tuple[LossRule, ...]:
         out = []

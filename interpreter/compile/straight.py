@@ -65,10 +65,11 @@ class InlineVerb:
     body: A.Body
     words: set  # the bare names the checker read as words in its text
     names: tuple[str, ...]  # the variables the body binds (for each, let)
+    did: A.Expr | None = None  # the condition its event waits for (the verb's `did`)
 
 
 def inline_verb(params: tuple[Param, ...], each: str | None, event: str, ref: str, body: A.Body,
-         words: set, leaves: Collection[str]) -> InlineVerb | None:
+         words: set, leaves: Collection[str], did: A.Expr | None = None) -> InlineVerb | None:
     """The verb as an InlineVerb, or None: its body must be straight, call no verb but `leaves` and
     start nothing (no framing primitive), add no modifier (compiled apart, it would read the
     env), and bind each variable once, under a name of its own."""
@@ -78,7 +79,7 @@ def inline_verb(params: tuple[Param, ...], each: str | None, event: str, ref: st
     taken = [p.name for p in params] + names
     if len(set(taken)) != len(taken) or _ENGINE_NAMES & set(taken):
         return None
-    return InlineVerb(params, each, event, ref, body, words, tuple(names))
+    return InlineVerb(params, each, event, ref, body, words, tuple(names), did)
 
 
 def _inline_stmt(s: Any, names: list[str], leaves: Collection[str]) -> bool:
@@ -311,6 +312,9 @@ class PyGen(Walker):
             args, tuples, {}, verb.words, True  # (its own variables only)
         try:
             self._block(verb.body, depth)
+            if verb.did is not None:  # (its event only when it did what it says)
+                self._line(depth, f"if {self._condition(verb.did, depth)}:")
+                depth += 1
             self._emit(I.Emit(verb.event, tuple(p.name for p in verb.params), verb.ref), depth)
         finally:
             gen.args, gen.tuples, gen.locals, owner.words, self.inline = saved

@@ -48,9 +48,10 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     to position `at` when it is given (see slot: 1 is the top).
 
     Per card: a full zone (its capacity reached) refuses it (`move_failed`, logged only), unless
-    it is already there. Otherwise the card leaves its zone and becomes a new object in `to`
-    (see the module's invariants: no states, face `face` or the zone's, controller, stamp, its
-    modifiers, counters, attachments and sightings forgotten); the epoch grows when either zone
+    it is already there, and so does a zone whose `enter` rules keep it out (refused). Otherwise
+    the card leaves its zone and becomes a new object in `to` (see the module's invariants: no
+    states, face `face` or the zone's, controller, stamp, its modifiers, counters, attachments
+    and sightings forgotten); the epoch grows when either zone
     is one where abilities work; `moved` is announced (looking back at the zone it left, when an
     ability of it there could hear); both zones are marked; the win/loss rules are asked when
     they read either zone."""
@@ -64,9 +65,10 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     for cid in vm.as_cards(g, cards):
         src = g.zone_of[cid]
         if zdef.capacity is not None and len(dest) >= zdef.capacity and src is not to:
-            if g.log is not None:
-                g.log.append({"e": "move_failed", "card": game.show(g, "card", cid),
-                              "to": zone_label(to), "why": "zone is full"})
+            refuse(g, cid, to, "zone is full")
+            continue
+        if zdef.enter and src is not to and (why := refused(g, cid, to)) is not None:
+            refuse(g, cid, to, why)
             continue
         if to.name in scan or src.name in scan:
             g.epoch += 1
@@ -79,6 +81,45 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
             dest.insert(0, cid)
         _new_object(g, cid, to, up)
         _announce_move(g, cid, src, to, hearing)
+
+
+def refused(g: GameState, cid: int, to: ZoneRef) -> str | None:
+    """Why zone `to`'s `enter` rules keep card `cid` out (the rule's words), or None when each
+    holds, or a live permission lifts it (`can ID where ...`, with `card` and `player`: the
+    zone's owner, else the card's). Every way into a zone asks (move, swap, create, copy,
+    transform), so a prohibition on entering has no way round it; `can_enter` asks the same
+    of an option before it is offered."""
+    rules = g.game.ruleset.zones[to.name].enter
+    if not rules:
+        return None
+    player = to.owner if to.owner >= 0 else g.owner[cid]
+    env = {"card": cid, "player": player, "you": player, "self": None,
+           "opponent": None if player is None else g.game.opponent[player]}
+    for rule_id, cond, why in rules:
+        if not cond(g, env) and not lifted(g, rule_id, cid, player):
+            return why
+    return None
+
+
+def lifted(g: GameState, rule_id: str, cid: int, player: int | None) -> bool:
+    """A live permission `can RULE_ID` lifts the rule for card `cid` entering `player`'s zone."""
+    return rule_id in g.game.static_keys.get("permission", ()) \
+        and vm.permitted(g, rule_id, {"card": cid, "player": player})
+
+
+def can_enter(g: GameState, cards: Any, to: Any) -> bool:
+    """Every card of `cards` may enter zone `to` by its `enter` rules (see refused; a full zone
+    is its capacity's business, which a card leaving first may free), and there is one."""
+    cards = vm.as_cards(g, cards)
+    return bool(cards) and isinstance(to, ZoneRef) \
+        and all(refused(g, cid, to) is None for cid in cards)
+
+
+def refuse(g: GameState, cid: int, to: ZoneRef, why: str) -> None:
+    """`move_failed`, logged only: the card did not go to zone `to`, for reason `why`."""
+    if g.log is not None:
+        g.log.append({"e": "move_failed", "card": g.game.show(g, "card", cid),
+                      "to": zone_label(to), "why": why})
 
 
 def slot(cards: list[int], at: Any) -> int:
@@ -99,12 +140,18 @@ def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
     `moved` is announced for it, `a` first (two cards of one zone too: a move within a zone
     makes a new object as well). The epoch grows when abilities work in either zone; both
     zones are marked; the win/loss rules are asked when they read either. Capacities hold: the
-    zones keep their sizes."""
+    zones keep their sizes. When a zone's `enter` rules keep its newcomer out (refused), nothing
+    changes (`move_failed`, logged only)."""
     first, second = vm.as_cards(g, a)[:1], vm.as_cards(g, b)[:1]
     if not first or not second or first == second:
         return
     x, y = first[0], second[0]
     zx, zy = g.zone_of[x], g.zone_of[y]
+    if zx is not zy:
+        for cid, to in ((x, zy), (y, zx)):
+            if (why := refused(g, cid, to)) is not None:
+                refuse(g, cid, to, why)
+                return
     lx, ly = g.zones[zx], g.zones[zy]
     ix, iy = lx.index(x), ly.index(y)
     lx[ix], ly[iy] = y, x
@@ -178,7 +225,9 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
     it keeps its zone, its position there, its face, owner and controller. Otherwise it is a new
     object (see the module's invariants): no states, a new stamp, and its modifiers, counters,
     attachments (both ways) and who saw it are forgotten, and its triggered abilities waiting
-    to resolve go with the old object. The epoch grows when abilities work in
+    to resolve go with the old object. A card its zone's `enter` rules would keep out as the
+    new card (refused, asked of it as it would be) stays as it is (`move_failed`, logged
+    only). The epoch grows when abilities work in
     its zone (and the index of the live abilities is made again: the card's are others now);
     `transformed` is announced (with the name it had: `was`; private to its owner, or to no
     one, when not every player sees the card); its zone is marked (what was read
@@ -186,8 +235,13 @@ def transform(g: GameState, env: dict, cards: Any, name: str) -> None:
     asked."""
     new = g.game.creatable[name]
     for cid in vm.as_cards(g, cards):
-        zone, was = g.zone_of[cid], g.defs[cid].name
+        zone, old = g.zone_of[cid], g.defs[cid]
+        was = old.name
         g.defs[cid] = new
+        if g.game.ruleset.zones[zone.name].enter and (why := refused(g, cid, zone)) is not None:
+            g.defs[cid] = old
+            refuse(g, cid, zone, why)
+            continue
         g.flags[cid] = 0
         g.clock += 1
         g.stamp[cid] = g.clock
@@ -248,7 +302,8 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
            n: int = 1, at: int | None = None) -> None:
     """Create `n` cards `name` (a token, or a card of the card sets) on top of zone `to` (or
     each at position `at`, see slot), owned by the zone's owner, else by `you`, one at a time:
-    a full zone refuses the rest (`create_failed`, logged only). Each is a new card (no state,
+    a full zone refuses the rest (`create_failed`, logged only), and so do the zone's `enter`
+    rules (refused: the card is made, asked about, and unmade when kept out). Each is a new card (no state,
     face `face` or the zone's, a new stamp); the epoch grows when abilities work there;
     `created` is announced; the zone is marked; the win/loss rules that read it are asked."""
     if to is None:
@@ -264,6 +319,12 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
             return
         # a new card: new_cards gave it its zone, no state, its owner as controller
         cid = g.game.new_card(g, g.game.creatable[name], owner, to)
+        if zdef.enter and (why := refused(g, cid, to)) is not None:
+            _unmake(g, cid)
+            if g.log is not None:
+                g.log.append({"e": "create_failed", "name": name, "to": zone_label(to),
+                              "why": why})
+            return
         g.zones[to].insert(0 if at is None else slot(g.zones[to], at), cid)
         if to.name in g.game.scan_zone_set:
             g.epoch += 1
@@ -274,6 +335,12 @@ def create(g: GameState, env: dict, name: str, to: ZoneRef, face: str | None = N
             vm.emit(g, "created", {"card": cid, "to_zone": to.name})
         g.marks[to.name] = g.version
         vm.check_end(g, to.name)
+
+
+def _unmake(g: GameState, cid: int) -> None:
+    """The card just made (the last, in no zone's list yet) is no more."""
+    for cards in (g.defs, g.zone_of, g.flags, g.face, g.owner, g.controller, g.stamp, g.home):
+        del cards[cid:]
 
 
 def copy(g: GameState, env: dict, cards: Any, to: ZoneRef, face: str | None = None) -> None:

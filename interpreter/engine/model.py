@@ -18,6 +18,8 @@ class ZoneDef:
     visibility: str = "public"  # public | owner | hidden
     face: str = "up"  # default face of a card put here
     capacity: int | None = None
+    # `enter`: the rules a card must meet to come in, (id, condition, why it is refused)
+    enter: tuple[tuple[str, Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,7 @@ class Ruleset:
     actions: dict[str, ActionDef] = field(default_factory=dict)
     phases: tuple[PhaseDef, ...] = ()
     windows: dict[str, WindowDef] = field(default_factory=dict)
+    any_time: tuple[str, ...] = ()  # actions offered in every window (`any_time: true`)
     # a window's actions -> the generated function of its options (actions.window_of)
     selections: dict[tuple[str, ...], Callable] = field(default_factory=dict)
     setup: Code = ()
@@ -273,3 +276,9 @@ class Ruleset:
     raw: dict = field(default_factory=dict)
     timing: str = "windows"  # windows | priority (engine/priority.py)
     phrases: Any = None  # what people read (words/phrases.Phrases), never used by play
+
+
+def offered(rs: Ruleset, action: str) -> tuple[str, ...]:
+    """The actions of a window `offer(player, ACTION)` opens for one action: it, then those
+    that may be taken at any time."""
+    return tuple(dict.fromkeys((action, *rs.any_time)))

@@ -12,6 +12,7 @@ from typing import Any
 
 from interpreter.engine import chance, kernel, vm
 from interpreter.engine.actions import Offer
+from interpreter.engine.model import offered
 from interpreter.engine.priority import counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
@@ -49,7 +50,7 @@ def movers(game: Any) -> dict[str, Callable]:
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
                 hearing is not None, ends is None or name in ends, bool(ends),
                 game.remembers,
-                bool(game.ruleset.pools) and not zdef.shared)
+                bool(game.ruleset.pools) and not zdef.shared, bool(zdef.enter))
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
@@ -63,13 +64,15 @@ _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 
 def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
-                 ends: bool, keeps_left: bool, adopt: bool) -> Callable[..., Callable]:
+                 ends: bool, keeps_left: bool, adopt: bool,
+                 guarded: bool) -> Callable[..., Callable]:
     """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
     card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
     rule reads (`to_ends`) or not while it reads some zone (`ends`), keeping the stamp a card
     had where it left (`keeps_left`: kernel.move's `left_stamp`), of a player in a game with
-    pools (`adopt`: a pool's card, of no player, becomes the zone's). What differs between
+    pools (`adopt`: a pool's card, of no player, becomes the zone's), with `enter` rules
+    (`guarded`: kernel.refused asks them of each card). What differs between
     such zones and games, the maker's arguments, the mover reads from its closure (a local's
     speed; its code is shared). A move to a position (`at`) is the kernel's: rare, it keeps
     the per-card loop of the others free of a test."""
@@ -96,6 +99,12 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
                   "                g.log.append({'e': 'move_failed', 'card': show(g, 'card', cid),"
                   " 'to': label(to), 'why': 'zone is full'})",
                   "            continue"]
+    if guarded:
+        lines += ["        if src is not to:",
+                  "            why = refused(g, cid, to)",
+                  "            if why is not None:",
+                  "                refuse(g, cid, to, why)",
+                  "                continue"]
     # the cards whose abilities work may have changed
     lines += ["        g.epoch += 1"] if into_play \
         else ["        if src.name in SCAN:", "            g.epoch += 1"]
@@ -218,7 +227,8 @@ def _maker(lines: list[str]) -> Callable[..., Callable]:
     """The function `make` the lines define (the code of a mover or a setter)."""
     namespace: dict[str, Any] = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
                  "quiet": vm.quiet, "label": kernel.zone_label, "move_at": kernel.move,
-                 "drop_mods": kernel.drop_mods}
+                 "drop_mods": kernel.drop_mods, "refused": kernel.refused,
+                 "refuse": kernel.refuse}
     exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
     return namespace["make"]
 
@@ -423,7 +433,8 @@ def _offer_code(g: GameState, action: str) -> tuple:
     declaration)."""
     w = g.game.ruleset.windows.get(action)
     code = g.game.offer_codes[action] = (
-        Offer((action,)) if w is None else Offer(w.actions, w.max_actions, w.name),)
+        Offer(offered(g.game.ruleset, action), None, action) if w is None
+        else Offer(w.actions, w.max_actions, w.name),)
     return code
 
 
