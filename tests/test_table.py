@@ -26,6 +26,7 @@ from interpreter.table.app import Server  # noqa: E402
 from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.scenarios import puzzle  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
+from interpreter.words import speak  # noqa: E402
 from tests.conftest import bundled_rulesets  # noqa: E402
 from tests.table_client import client_of  # noqa: E402
 
@@ -116,8 +117,9 @@ def test_a_click_is_an_option_index_the_server_checks():
     view = client.get(f"/api/view?seat={seats[0]}").json()
     options = view["question"]["options"]
     assert [o["index"] for o in options] == list(range(len(options)))
-    assert view["question"]["prompt"] == "main phase: act"
-    played = next(o for o in options if o["label"].startswith("play "))
+    # in words, in the game's language (UCB declares ja), never the engine's "main phase: act"
+    assert view["question"]["prompt"] == "メインフェイズ：何をしますか？"
+    played = next(o for o in options if o["label"].endswith("を場に出す"))
     assert played["card"] is not None  # clicking that card picks this option
     r = client.post(f"/api/act?seat={seats[0]}", json={"option": len(options)})
     assert r.status_code == 400 and f"no option {len(options)}" in r.json()["error"]
@@ -314,9 +316,10 @@ def test_tcg_serve_prints_the_seat_url_and_serves_it():
         p.wait(10)
 
 
-def test_the_question_says_what_it_is_about():
+def test_the_question_says_what_it_is_about(monkeypatch: pytest.MonkeyPatch):
     """"choose the blocker for 錬金術師's attack": the prompt, the card it is about, and how far a
-    choice of several cards has got."""
+    choice of several cards has got (in English: `--lang en`)."""
+    monkeypatch.setattr(speak, "current", "en")
     t, client, seats = table("ucb", ["human", "human"], seed=2, turns=None)
     rng = random.Random(1)
     asked: set[str] = set()
@@ -326,19 +329,22 @@ def test_the_question_says_what_it_is_about():
         player = t.g.decision.player
         view = client.get(f"/api/view?seat={seats[player]}").json()
         asked.add(view["question"]["prompt"])
-        picked = re.search(r"\((\d) of \d chosen\)$", view["question"]["prompt"])
+        picked = re.search(r" (\d) of \d chosen: ", view["question"]["prompt"])
         if picked:  # the cards picked so far are marked on the board
             assert len(view["question"]["chosen"]) == int(picked[1])
         client.post(f"/api/act?seat={seats[player]}",
                     json={"option": rng.randrange(len(view["question"]["options"]))})
-    assert any(re.fullmatch(r"which character blocks .+#\d+\? — .+#\d+", q) for q in asked), asked
-    assert any(re.fullmatch(r"pay \d: choose the mana to use \(\d of \d chosen\)", q)
+    # the card it is about, said once (not "which character blocks X? — X")
+    assert any(re.fullmatch(r"which character blocks [^#?]+\?", q) for q in asked), asked
+    assert any(re.fullmatch(r"pay \d: choose the mana to use \(none of \d chosen yet\)", q)
                for q in asked), asked
-    assert any(re.search(r"\([1-9] of \d chosen\)$", q) for q in asked)  # a second pick was asked
+    assert any(re.search(r" [1-9] of \d chosen: .+#\d+", q) for q in asked)  # a second pick was asked
 
 
-def test_a_puzzle_starts_from_the_scenario_state():
-    """`tcg serve --scenario FILE`: the scenario's state (its extra cards too), the human to play."""
+def test_a_puzzle_starts_from_the_scenario_state(monkeypatch: pytest.MonkeyPatch):
+    """`tcg serve --scenario FILE`: the scenario's state (its extra cards too), the human to play
+    (in English: `--lang en`)."""
+    monkeypatch.setattr(speak, "current", "en")
     import argparse
 
     from interpreter.table.serve import prepare

@@ -96,9 +96,12 @@ def _host(c: dict, names: dict[int, str]) -> str | None:
 
 
 def question(obs: dict, option_cards: list[int | None]) -> dict | None:
-    labels = obs.get("options")
+    """The seat's question and options in words, in the game's language (the observation's
+    `said`), else as the engine labels them."""
+    said = obs.get("said") or {}
+    labels = said.get("options") or obs.get("options")
     if not labels:
         return None
-    return {"prompt": obs.get("question", ""), "chosen": obs.get("chosen", []),
+    return {"prompt": said.get("question", obs.get("question", "")), "chosen": obs.get("chosen", []),
             "options": [{"index": i, "label": label, "card": cid}
                         for i, (label, cid) in enumerate(zip(labels, option_cards, strict=True))]}
