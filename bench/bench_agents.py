@@ -144,13 +144,22 @@ def label(agent: str) -> str:
 
 
 def _games(duels: list[Duel]) -> Iterator[tuple[str, str, bool]]:
-    """Every game as (winner, loser, drawn), interleaved across duels (the order a rating
-    sees them matters: no duel comes all at once)."""
+    """Every game as (winner, loser, drawn), interleaved across duels and each duel's wins,
+    losses and draws spread evenly through it: a rating is updated game by game, so the order
+    it sees them in matters (all of a duel's losses last would sink its winner)."""
     queues = []
     for d in duels:
         a, b = label(d.a), label(d.b)
-        queues.append([(a, b, False)] * d.a_wins + [(b, a, False)] * d.b_wins
-                      + [(a, b, True)] * (d.games - d.a_wins - d.b_wins))
+        kinds = [((a, b, False), d.a_wins), ((b, a, False), d.b_wins),
+                 ((a, b, True), d.games - d.a_wins - d.b_wins)]
+        # game i takes the kind furthest behind its share (an even spread, no randomness)
+        done = [0, 0, 0]
+        queue = []
+        for i in range(d.games):
+            k = max(range(3), key=lambda j: kinds[j][1] * (i + 1) / d.games - done[j])
+            done[k] += 1
+            queue.append(kinds[k][0])
+        queues.append(queue)
     for i in range(max((len(q) for q in queues), default=0)):
         for q in queues:
             if i < len(q):
