@@ -114,7 +114,15 @@ def _bottom(g: GameState, cards: Any, n: Any) -> tuple[int, ...]:
 def _field(g: GameState, v: Any, prop: str) -> Any:
     if type(v) is tuple and len(v) == 1:  # (single, inlined)
         v = v[0]
+    elif type(v) is ZoneRef:
+        v = _lone(g, v)
     return g.game.readers[prop](g, v) if type(v) is int else None
+
+
+def _lone(g: GameState, zone: ZoneRef) -> int | None:
+    """The card of a zone that holds one card (`hero(you).health`), else None (none to read)."""
+    cards = g.zones[zone]
+    return cards[0] if len(cards) == 1 else None
 
 
 def _read_none(g: GameState, cid: int) -> None:
@@ -124,6 +132,8 @@ def _read_none(g: GameState, cid: int) -> None:
 
 def _counter(g: GameState, v: Any, name: str) -> Any:
     v = single(v)
+    if type(v) is ZoneRef:
+        v = _lone(g, v)
     return g.counters.get((v, name), 0) if type(v) is int else None
 
 
