@@ -264,6 +264,7 @@ TOYS = {
     "priority": "the priority loop, the stack, targets and counters (a Magic-like core)",
     "duel": "a Yu-Gi-Oh-like chain, written from the docs alone by a new user",
     "hearth": "a Hearthstone-like core (positions, pools, silence, transform), likewise",
+    "chance": "coins, a die, a random pick and shuffles through the chance steps",
 }
 
 
