@@ -72,6 +72,20 @@ def test_a_shuffle_has_one_outcome_per_distinct_order():
     assert drawn == ["兵", "兵", "賽"]
 
 
+def test_a_random_pick_has_one_outcome_per_name_with_its_share():
+    g = _state({"hand@P1": ["盗み"], "hand@P2": ["兵", "賽", "兵"]})
+    outs = g.chance_outcomes(_option(g, "cast 盗み"))
+    assert {o.draws: o.probability for o in outs} == {("兵",): Fraction(2, 3),
+                                                       ("賽",): Fraction(1, 3)}
+    discarded = {o.draws[0]: [o.state.defs[c].name for c in o.state.zones[_zone(o.state, "discard", 1)]]
+                 for o in outs}
+    assert discarded == {"兵": ["兵"], "賽": ["賽"]}
+
+
+def _zone(g, name: str, owner: int):
+    return next(z for z in g.zones if z.name == name and z.owner == owner)
+
+
 def _hand(g):
     return next(z for z in g.zones if z.name == "hand" and z.owner == 0)
 

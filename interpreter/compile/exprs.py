@@ -227,6 +227,10 @@ def _random(g: GameState, n: Any) -> int | None:
     return chance.roll(g, n) if isinstance(n, int) and n >= 1 else None
 
 
+def _random_card(g: GameState, cards: Any) -> tuple[int, ...]:
+    return chance.pick(g, vm.as_cards(g, cards))
+
+
 def _heads(g: GameState, n: Any) -> int | None:
     n = single(n)
     return chance.heads(g, n) if type(n) is int and n >= 0 else None
@@ -306,8 +310,8 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_random": _random, "_heads": _heads, "_turn_order": _turn_order, "_union": _union,
-    "_neighbours": _neighbours,
+    "_random": _random, "_heads": _heads, "_random_card": _random_card,
+    "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
@@ -636,7 +640,7 @@ def _indent(lines: list[str], spaces: int) -> list[str]:
 def _impure(node: Any) -> bool:
     """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
     evaluations must leave such an expression alone."""
-    if isinstance(node, A.Call) and node.name in ("random", "heads"):
+    if isinstance(node, A.Call) and node.name in ("random", "heads", "random_card"):
         return True
     if isinstance(node, tuple):
         return any(_impure(x) for x in node)
@@ -1149,6 +1153,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "heads": lambda a: f"_heads(g, {a[0]})",
+    "random_card": lambda a: f"_random_card(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
     "left": lambda a: f"_neighbours(g, {a[0]}, (-1,))",
     "right": lambda a: f"_neighbours(g, {a[0]}, (1,))",
