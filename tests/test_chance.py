@@ -136,3 +136,13 @@ def test_show_pending_prints_the_question_and_its_options():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "P1 is asked: main phase: act" in run.stdout
     assert "0: cast 双子コイン#4" in run.stdout and "1: end the main phase" in run.stdout
+
+
+def test_a_billion_coins_end_the_match_by_the_loop_limit_not_a_hang(tmp_path):
+    (tmp_path / "many.yaml").write_text(
+        "ruleset: chance\ncards:\n  - name: 千金\n    kind: spell\n"
+        "    effect: \"damage(opponent, heads(1000000000))\"\n", encoding="utf-8")
+    game = load_game(str(RULESET), (str(tmp_path / "many.yaml"),))
+    g = build_state(game, {"phase": "main", "zones": {"hand@P1": ["千金"]}}, 0)
+    g.apply(_option(g, "cast 千金"))
+    assert g.result is not None and g.result.reason.startswith("loop limit")

@@ -233,7 +233,12 @@ def _random_card(g: GameState, cards: Any) -> tuple[int, ...]:
 
 def _heads(g: GameState, n: Any) -> int | None:
     n = single(n)
-    return chance.heads(g, n) if type(n) is int and n >= 0 else None
+    if type(n) is not int or n < 0:
+        return None
+    g.steps += n  # each coin counts as a loop's pass (engine/limits.py): heads(10**9) ends
+    if g.steps > limits.MAX_PASSES:
+        limits.too_many_passes(g)
+    return chance.heads(g, n)
 
 
 def _turn_order(g: GameState) -> tuple[int, ...]:
