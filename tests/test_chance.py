@@ -72,6 +72,20 @@ def test_a_shuffle_has_one_outcome_per_distinct_order():
     assert drawn == ["兵", "兵", "賽"]
 
 
+def test_a_random_pick_has_one_outcome_per_name_with_its_share():
+    g = _state({"hand@P1": ["盗み"], "hand@P2": ["兵", "賽", "兵"]})
+    outs = g.chance_outcomes(_option(g, "cast 盗み"))
+    assert {o.draws: o.probability for o in outs} == {("兵",): Fraction(2, 3),
+                                                       ("賽",): Fraction(1, 3)}
+    discarded = {o.draws[0]: [o.state.defs[c].name for c in o.state.zones[_zone(o.state, "discard", 1)]]
+                 for o in outs}
+    assert discarded == {"兵": ["兵"], "賽": ["賽"]}
+
+
+def _zone(g, name: str, owner: int):
+    return next(z for z in g.zones if z.name == name and z.owner == owner)
+
+
 def _hand(g):
     return next(z for z in g.zones if z.name == "hand" and z.owner == 0)
 
@@ -122,3 +136,13 @@ def test_show_pending_prints_the_question_and_its_options():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "P1 is asked: main phase: act" in run.stdout
     assert "0: cast 双子コイン#4" in run.stdout and "1: end the main phase" in run.stdout
+
+
+def test_a_billion_coins_end_the_match_by_the_loop_limit_not_a_hang(tmp_path):
+    (tmp_path / "many.yaml").write_text(
+        "ruleset: chance\ncards:\n  - name: 千金\n    kind: spell\n"
+        "    effect: \"damage(opponent, heads(1000000000))\"\n", encoding="utf-8")
+    game = load_game(str(RULESET), (str(tmp_path / "many.yaml"),))
+    g = build_state(game, {"phase": "main", "zones": {"hand@P1": ["千金"]}}, 0)
+    g.apply(_option(g, "cast 千金"))
+    assert g.result is not None and g.result.reason.startswith("loop limit")

@@ -259,6 +259,7 @@ TOYS = {
     "duel": "a Yu-Gi-Oh-like chain, written from the docs alone by a new user",
     "hearth": "a Hearthstone-like core (positions, pools, silence, transform), likewise",
     "entering": "a zone's enter rules on every way in, verbs that say what they did, any_time",
+    "chance": "coins, a die, a random pick and shuffles through the chance steps",
 }
 
 

@@ -38,7 +38,8 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
-    "attached": (("cards",), "cards"), "random": (("number",), "number"), "heads": (("number",), "number"),
+    "attached": (("cards",), "cards"), "random": (("number",), "number"),
+    "heads": (("number",), "number"), "random_card": (("cards",), "cards"),
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
     "zones": (("zone",) * 9, "zones"),
@@ -438,6 +439,7 @@ class EffectChecker(Walker):
     def _name(self, n: A.Name, in_filter: bool) -> str:
         name, names = n.id, self.names
         if name in self.scope:
+            self._not_a_word(n)
             return self.scope[name]
         if name == "it":
             if not in_filter:
@@ -465,6 +467,17 @@ class EffectChecker(Walker):
         else:
             return self._unknown(n, in_filter)
         return ANY
+
+    def _not_a_word(self, n: A.Name) -> None:
+        """A variable spelt like a state, an enum value or a shared zone: the compiled code
+        would read the word, not the variable, so the name must change."""
+        word = "a state" if n.id in self.names.states else "an enum value" \
+            if n.id in self.names.enums else "a shared zone" if self.names.zones.get(n.id) else ""
+        if word and n.id not in _CONTEXT:
+            self._add(n.span, "VARIABLE-WORD",
+                      f"'{n.id}' is both a variable here and {word} of the game: the text "
+                      f"would read the word, never the variable",
+                      f"rename the variable (say '{n.id}_1')")
 
     def _unknown(self, n: A.Name, in_filter: bool) -> str:
         if self.lenient:

@@ -45,6 +45,8 @@ class ScenarioChecker:
                 self._decision(at, step, labels)
         self._expect(("expect",), spec.get("expect") or {})
         for i, outcome in enumerate(spec.get("random") or ()):
+            if isinstance(outcome, str) and outcome not in ("heads", "tails", "any"):
+                self._card(("random", i), outcome)  # a random pick's card
             for j, name in enumerate(outcome if isinstance(outcome, list) else ()):
                 self._card(("random", i, j), name)  # a shuffle's cards, top first
         return sorted(self.out, key=lambda d: (d.line, d.col))

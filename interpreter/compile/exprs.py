@@ -114,7 +114,15 @@ def _bottom(g: GameState, cards: Any, n: Any) -> tuple[int, ...]:
 def _field(g: GameState, v: Any, prop: str) -> Any:
     if type(v) is tuple and len(v) == 1:  # (single, inlined)
         v = v[0]
+    elif type(v) is ZoneRef:
+        v = _lone(g, v)
     return g.game.readers[prop](g, v) if type(v) is int else None
+
+
+def _lone(g: GameState, zone: ZoneRef) -> int | None:
+    """The card of a zone that holds one card (`hero(you).health`), else None (none to read)."""
+    cards = g.zones[zone]
+    return cards[0] if len(cards) == 1 else None
 
 
 def _read_none(g: GameState, cid: int) -> None:
@@ -124,6 +132,8 @@ def _read_none(g: GameState, cid: int) -> None:
 
 def _counter(g: GameState, v: Any, name: str) -> Any:
     v = single(v)
+    if type(v) is ZoneRef:
+        v = _lone(g, v)
     return g.counters.get((v, name), 0) if type(v) is int else None
 
 
@@ -217,9 +227,18 @@ def _random(g: GameState, n: Any) -> int | None:
     return chance.roll(g, n) if isinstance(n, int) and n >= 1 else None
 
 
+def _random_card(g: GameState, cards: Any) -> tuple[int, ...]:
+    return chance.pick(g, vm.as_cards(g, cards))
+
+
 def _heads(g: GameState, n: Any) -> int | None:
     n = single(n)
-    return chance.heads(g, n) if type(n) is int and n >= 0 else None
+    if type(n) is not int or n < 0:
+        return None
+    g.steps += n  # each coin counts as a loop's pass (engine/limits.py): heads(10**9) ends
+    if g.steps > limits.MAX_PASSES:
+        limits.too_many_passes(g)
+    return chance.heads(g, n)
 
 
 def _turn_order(g: GameState) -> tuple[int, ...]:
@@ -296,8 +315,8 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_random": _random, "_heads": _heads, "_turn_order": _turn_order, "_union": _union,
-    "_neighbours": _neighbours,
+    "_random": _random, "_heads": _heads, "_random_card": _random_card,
+    "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
     "_inline_now": _inline_now, "_by_rule": actions.by_rule, "_guarded": actions.guarded,
     "_barred": repetition.barred, "_too_many_passes": limits.too_many_passes,
@@ -627,7 +646,7 @@ def _indent(lines: list[str], spaces: int) -> list[str]:
 def _impure(node: Any) -> bool:
     """Draws from the match's RNG (`random`): the speed-ups that skip, reorder, hoist or share
     evaluations must leave such an expression alone."""
-    if isinstance(node, A.Call) and node.name in ("random", "heads"):
+    if isinstance(node, A.Call) and node.name in ("random", "heads", "random_card"):
         return True
     if isinstance(node, tuple):
         return any(_impure(x) for x in node)
@@ -1185,6 +1204,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "attached": lambda a: f"_attached(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "heads": lambda a: f"_heads(g, {a[0]})",
+    "random_card": lambda a: f"_random_card(g, {a[0]})",
     "union": lambda a: f"_union(g, {', '.join(a)})",
     "left": lambda a: f"_neighbours(g, {a[0]}, (-1,))",
     "right": lambda a: f"_neighbours(g, {a[0]}, (1,))",

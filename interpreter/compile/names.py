@@ -23,6 +23,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
     "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),
     "heads": (1, 1, "the number of heads in n coin flips, each drawn from the match's RNG"),
+    "random_card": (1, 1, "one of the cards, drawn from the match's RNG (none of none)"),
     "left": (1, 1, "the card just left of a card in its zone (position one less), or none"),
     "right": (1, 1, "the card just right of a card in its zone (position one more), or none"),
     "adjacent": (1, 1, "the cards next to a card in its zone, left then right"),

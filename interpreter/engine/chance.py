@@ -1,12 +1,14 @@
 """Chance as data: every random step of a match (a die `random(n)`, coin flips `heads(n)`, a
-`shuffle`) draws here, from the match's seeded RNG, or from outcomes fixed in advance.
+random pick `random_card(cards)`, a `shuffle`) draws here, from the match's seeded RNG, or
+from outcomes fixed in advance.
 
 Fixed outcomes (`Script`, a state's `chance`) are taken in order, one per step: a number from 1
-to n for a die, `heads` or `tails` for a coin, card names for a shuffle (top first: those cards
-go on top in that order, the rest below in the RNG's order), or None (the RNG decides that
-step). When they run out the RNG decides, unless the script is a probe: then the step raises
-`Chance` with its outcomes and their probabilities, which is how `outcomes` enumerates every
-way an answer can go (docs/LANGUAGE.md "Chance as data")."""
+to n for a die, `heads` or `tails` for a coin, a card's name for a random pick, card names
+for a shuffle (top first: those cards go on top in that order, the rest below in the RNG's
+order), or None (the RNG decides that step). When they run out the RNG decides, unless the
+script is a probe: then the step raises `Chance` with its outcomes and their probabilities,
+which is how `outcomes` enumerates every way an answer can go (docs/LANGUAGE.md "Chance as
+data"). The steps inside expressions are left unshared by compile/exprs.py (`_impure`)."""
 
 from __future__ import annotations
 
@@ -94,6 +96,26 @@ def _flip(g: GameState) -> bool:
         raise ChanceMismatch(g.chance.at - 1, f"a coin flip is heads or tails, "
                                               f"the fixed outcome is {got!r}")
     return got == HEADS
+
+
+def pick(g: GameState, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """One of the cards at random (`random_card(cards)`), fixed by its name: cards of one
+    name are one outcome, the first of them (as options are)."""
+    if not cards:
+        return ()
+    got = _next(g, lambda: _names(g, cards))
+    if got is None:
+        return (cards[g.rng.randrange(len(cards))],)
+    card = next((c for c in cards if g.defs[c].name == got), None)
+    if card is None:
+        have = sorted({g.defs[c].name for c in cards})
+        raise ChanceMismatch(g.chance.at - 1, f"a random pick among {have} cannot give {got!r}")
+    return (card,)
+
+
+def _names(g: GameState, cards: tuple[int, ...]) -> list[tuple[Any, Fraction]]:
+    counts = Counter(g.defs[c].name for c in cards)
+    return [(name, Fraction(k, len(cards))) for name, k in counts.items()]
 
 
 def shuffle(g: GameState, cards: list[int]) -> None:
