@@ -45,11 +45,24 @@ def test_losing_life_looks_worse_and_a_finished_game_is_worth_its_result():
     game = interpreter.load_game("kannagi")
     s = game.new_state(interpreter.default_decks(game), 1, log=False)
     e = Evaluation(game)
-    before = e.value(s, 0)
+    result, before, _ = e.parts(s, 0)
+    assert result == 0
     s.res[0]["life"] -= 10
-    assert e.value(s, 0) < before and e.value(s, 1) > -before
+    assert e.parts(s, 0)[1] < before and e.parts(s, 1)[1] > -before
     s.concede(0)
-    assert e.value(s, 1) > 1000 > -1000 > e.value(s, 0)
+    assert e.parts(s, 1)[0] == 1 and e.parts(s, 0)[0] == -1
+
+
+def test_the_heuristic_counts_whatever_its_units(monkeypatch):
+    """UCB's heuristic adds powers and deck cards: in its own units it would drown the derived
+    terms (or, made small, be drowned). Read in units of how far apart the options are, the same
+    heuristic 1024 times smaller leaves every decision as it was."""
+    plain = match("ucb", False, 5)
+    game_type = type(interpreter.load_game("ucb"))
+    score = game_type.score
+    # (1024: dividing by a power of two is exact in floating point)
+    monkeypatch.setattr(game_type, "score", lambda self, g, p: score(self, g, p) / 1024)
+    assert match("ucb", False, 5) == plain
 
 
 def match(ruleset: str, reference: bool, seed: int, names=("default", "random")) -> tuple:
