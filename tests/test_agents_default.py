@@ -147,3 +147,19 @@ def test_train_writes_weights_the_agent_reads(tmp_path, capsys):
     load_weights.cache_clear()
     with pytest.raises(TcgError, match="weights"):
         load_weights(str(ruleset))
+
+
+def test_a_free_loop_does_not_keep_a_search_agent_in_one_turn_for_ever():
+    """On ultimate, standing a card by and fetching it back is free and comes back to the same
+    position: every lap scored as well as passing, ties went to the first option, and greedy
+    went round until the 100,000-decision limit. Past the guard's count it passes."""
+    game = interpreter.load_game("ultimate")
+    decks = interpreter.default_decks(game)
+    agents = [make_agent("greedy", 34000), make_agent("random", 34001)]
+    s = game.new_state([decks[1], decks[0]], 34, log=False)
+    for _ in range(5000):
+        if s.is_over:
+            break
+        i, _ = decide(agents[s.current_player], s, s.current_player)
+        s.apply(i)
+    assert s.is_over

@@ -33,7 +33,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from interpreter.agents.evaluation import Evaluation, Weights
-from interpreter.agents.greedy import Dealer, settle
+from interpreter.agents.greedy import Dealer, LoopGuard, settle
 from interpreter.agents.train import load_weights
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
@@ -49,6 +49,7 @@ class DefaultAgent:
         self.worlds = worlds
         self.weights = weights
         self._evaluation: Evaluation | None = None
+        self.guard = LoopGuard()
 
     def choose(self, observation: dict, options: list[str]) -> int:
         raise TcgError("default searches sampled worlds: the runner must call choose_in(state, "
@@ -65,6 +66,8 @@ class DefaultAgent:
         n = len(labels)
         if n == 1:
             return 0
+        if self.guard.looping(state):
+            return n - 1
         parts = self.evaluation(state).parts
         dealer = Dealer(state, player)
         worlds = [dealer.world(self.rng) for _ in range(self.worlds)]
