@@ -45,11 +45,24 @@ def test_losing_life_looks_worse_and_a_finished_game_is_worth_its_result():
     game = interpreter.load_game("kannagi")
     s = game.new_state(interpreter.default_decks(game), 1, log=False)
     e = Evaluation(game)
-    before = e.value(s, 0)
+    result, before, _ = e.parts(s, 0)
+    assert result == 0
     s.res[0]["life"] -= 10
-    assert e.value(s, 0) < before and e.value(s, 1) > -before
+    assert e.parts(s, 0)[1] < before and e.parts(s, 1)[1] > -before
     s.concede(0)
-    assert e.value(s, 1) > 1000 > -1000 > e.value(s, 0)
+    assert e.parts(s, 1)[0] == 1 and e.parts(s, 0)[0] == -1
+
+
+def test_the_heuristic_counts_whatever_its_units(monkeypatch):
+    """UCB's heuristic adds powers and deck cards: in its own units it would drown the derived
+    terms (or, made small, be drowned). Read in units of how far apart the options are, the same
+    heuristic 1024 times smaller leaves every decision as it was."""
+    plain = match("ucb", False, 5)
+    game_type = type(interpreter.load_game("ucb"))
+    score = game_type.score
+    # (1024: dividing by a power of two is exact in floating point)
+    monkeypatch.setattr(game_type, "score", lambda self, g, p: score(self, g, p) / 1024)
+    assert match("ucb", False, 5) == plain
 
 
 def match(ruleset: str, reference: bool, seed: int, names=("default", "random")) -> tuple:
@@ -134,3 +147,19 @@ def test_train_writes_weights_the_agent_reads(tmp_path, capsys):
     load_weights.cache_clear()
     with pytest.raises(TcgError, match="weights"):
         load_weights(str(ruleset))
+
+
+def test_a_free_loop_does_not_keep_a_search_agent_in_one_turn_for_ever():
+    """On ultimate, standing a card by and fetching it back is free and comes back to the same
+    position: every lap scored as well as passing, ties went to the first option, and greedy
+    went round until the 100,000-decision limit. Past the guard's count it passes."""
+    game = interpreter.load_game("ultimate")
+    decks = interpreter.default_decks(game)
+    agents = [make_agent("greedy", 34000), make_agent("random", 34001)]
+    s = game.new_state([decks[1], decks[0]], 34, log=False)
+    for _ in range(5000):
+        if s.is_over:
+            break
+        i, _ = decide(agents[s.current_player], s, s.current_player)
+        s.apply(i)
+    assert s.is_over

@@ -15,10 +15,12 @@ No game is named here: the terms come from what every ruleset declares.
   what pays for cards), other than those.
 - **Strength**: each number property summed over the cards where abilities work, in units of
   its mean over the game's cards.
-- **The ruleset's `heuristic`**, when it gives one, in its own units.
+- **The ruleset's `heuristic`**, when it gives one, kept apart (`parts`): it is in its own
+  units, so the agent puts it and the derived terms in one scale before adding them.
 
 Each term is the player's value minus the opponent's; `Weights` say how much each counts
-(`tcg train` tunes them per ruleset, interpreter/agents/train.py).
+(`tcg train` tunes them per ruleset, interpreter/agents/train.py); `heuristic` is the share of
+the ruleset's heuristic against the derived terms' (1: equal).
 """
 
 from __future__ import annotations
@@ -164,8 +166,8 @@ def conditions(raw: dict) -> list[tuple[A.Expr, str, int]]:
 
 
 class Evaluation:
-    """`value(state, player)`: how good the state looks to `player` (higher is better); a
-    finished game is worth its result. Made once per ruleset (see `evaluation_for`)."""
+    """`parts(state, player)`: how good the state looks to `player` (higher is better), as its
+    result, the derived terms and the heuristic. Made once per ruleset (DefaultAgent.evaluation)."""
 
     def __init__(self, game, weights: Weights | None = None) -> None:
         rs = game.ruleset
@@ -195,10 +197,22 @@ class Evaluation:
         values = [abs(v) for d in game.cards.values() if isinstance(v := d.props.get(prop), int | float)]
         return max(1.0, sum(values) / len(values)) if values else 1.0
 
-    def value(self, g: GameState, player: int) -> float:
+    def parts(self, g: GameState, player: int) -> tuple[float, float, float]:
+        """(result, derived terms, heuristic): result 1 won, -1 lost, 0 drawn or going on (the
+        other two 0 once the game is over; the heuristic 0 when the ruleset gives none). The
+        agent weighs the last two after putting them in one scale (they are in different
+        units)."""
         r = g.result
         if r is not None:
-            return 0.0 if r.winner is None else (1e6 if r.winner == player else -1e6)
+            return (0.0 if r.winner is None else 1.0 if r.winner == player else -1.0), 0.0, 0.0
+        h = g.game.score(g, player) if self.heuristic else 0.0
+        return 0.0, self.derived(g, player), h
+
+    @property
+    def heuristic(self) -> bool:
+        return bool(self.weights.heuristic) and self.game.ruleset.heuristic is not None
+
+    def derived(self, g: GameState, player: int) -> float:
         other = g.game.opponent[player]
         w = self.weights
         v = w.margin * (self._margins(g, player) - self._margins(g, other))
@@ -208,8 +222,6 @@ class Evaluation:
             v += w.means * (self._count(g, self.means_refs[player]) - self._count(g, self.means_refs[other]))
         if w.strength and self.numbers:
             v += w.strength * (self._strength(g, player) - self._strength(g, other))
-        if w.heuristic and g.game.ruleset.heuristic is not None:
-            v += w.heuristic * g.game.score(g, player)
         return v
 
     @staticmethod

@@ -17,6 +17,23 @@ from interpreter.engine.observe import visible
 from interpreter.engine.state import GameState
 
 SETTLE_STEPS = 200  # at most this many opponent decisions before a greedy option is scored
+LOOP = 200  # a player asked more often than this in one turn is going round a loop
+
+
+class LoopGuard:
+    """A one-ply search can go round a loop for ever: where a free action comes back to the
+    same position (a card swapped out and fetched back), every lap scores as well as stopping
+    and ties go to the lowest index, so the turn never ends. Past LOOP questions in one turn the
+    agent answers with the last option (a window lists its pass, or `done`, last)."""
+
+    def __init__(self) -> None:
+        self.turn, self.asked = -1, 0
+
+    def looping(self, state: GameState) -> bool:
+        if state.turn != self.turn:
+            self.turn, self.asked = state.turn, 0
+        self.asked += 1
+        return self.asked > LOOP
 
 
 class Dealer:
@@ -106,6 +123,7 @@ class GreedyAgent:
             raise TcgError(f"greedy needs at least one world, got {worlds}")
         self.rng = random.Random(seed)
         self.worlds = worlds
+        self.guard = LoopGuard()
 
     def choose(self, observation: dict, options: list[str]) -> int:
         raise TcgError("greedy searches sampled worlds: the runner must call choose_in(state, "
@@ -115,6 +133,8 @@ class GreedyAgent:
         n = len(labels)
         if n == 1:
             return 0
+        if self.guard.looping(state):
+            return n - 1
         dealer = Dealer(state, player)
         worlds = [dealer.world(self.rng) for _ in range(self.worlds)]
         score = state.game.score
