@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -19,13 +20,14 @@ from interpreter.run.match import MatchSetup  # noqa: E402
 from interpreter.table.app import Server  # noqa: E402
 from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.session import Table, puzzle_view  # noqa: E402
-from interpreter.table.views import table_words  # noqa: E402
+from interpreter.table.views import resources, table_words  # noqa: E402
 from interpreter.words import speak  # noqa: E402
 from tests.conftest import bundled_rulesets  # noqa: E402
 from tests.table_client import client_of  # noqa: E402
 from tests.test_words import effect_code  # noqa: E402
 
-STATIC = Path(__file__).resolve().parents[1] / "interpreter/table/static"
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "interpreter/table/static"
 
 
 def views_of_a_match(ruleset: str, lang: str, decisions: int = 40, seed: int = 4):
@@ -160,3 +162,17 @@ def test_a_saved_log_names_decks_as_tcg_play_does(tmp_path):
     log = tmp_path / "t.jsonl"
     log.write_text(text, encoding="utf-8")
     assert Replay(log).steps > 0  # (the viewer replays it)
+
+
+def test_a_capped_resource_shows_what_is_left(tmp_path):
+    """A resource with a `max` is shown as what is left of it; the rest as their value."""
+    text = (ROOT / "rulesets/ucb.yaml").read_text(encoding="utf-8")
+    assert "\nresources:" not in text  # (UCB has none: give it a capped one)
+    text = text.replace("\nstates:", "\nresources:\n  light: {initial: 2, min: 0, max: 7}\n\nstates:", 1)
+    (tmp_path / "rulesets").mkdir()
+    path = tmp_path / "rulesets/ucb.yaml"
+    path.write_text(text, encoding="utf-8")
+    shutil.copytree(ROOT / "cards/ucb", tmp_path / "cards/ucb")
+    game = load_game(str(path))
+    shown = resources(game, speak.words_for(game, "en"), {"P1": {"light": 2}})
+    assert shown["P1"][0]["value"] == 2 and shown["P1"][0]["max"] == 7

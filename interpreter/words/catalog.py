@@ -231,6 +231,10 @@ T.update({
     "event.setup": {"en": "the game is set up", "ja": "ゲームの準備"},
     "event.first_turn": {"en": "{player} takes the first turn", "ja": "{player}が先攻になる"},
     "event.judgement": {"en": "a limit is reached: the game is judged", "ja": "上限に到達：勝敗を判定する"},
+    "event.attached": {"en": "{card} is attached to {host}", "ja": "{card}を{host}に付ける"},
+    "event.detached": {"en": "{card} is detached from {host}", "ja": "{card}を{host}から外す"},
+    "event.transformed": {"en": "{card} becomes {name}", "ja": "{card}が{name}になる"},
+    "event.revealed": {"en": "{cards} is revealed", "ja": "{cards}を公開する"},
 })
 
 # the table's page (interpreter/table/static): sent to it with every view (views.table_words)

@@ -12,7 +12,8 @@ const BIG_ZONE = 12;  // more cards than this: the zone is folded
 let socket = null;
 let chosen = new Set();  // cards a choice of several has picked so far
 let current = null;
-let seen = null;  // card id -> how it looked at this seat's last decision (to mark what changed)
+const seenBy = {};  // per seat: card id -> how it looked at its last decision (to mark what changed)
+let seen = null;  // the seat drawn's
 let shownTo = null;  // hot-seat: the player the screen was last handed to
 const STORY = 5;  // the last sentences of the story kept beside the board
 
@@ -69,7 +70,7 @@ function cardsOf(view) {
 }
 
 function choose(index) {
-  if (current) seen = cardsOf(current);
+  if (current) seenBy[current.you] = cardsOf(current);
   $("menu").hidden = true;
   document.querySelectorAll("[data-option]").forEach((b) => { b.disabled = true; });
   send({option: index});
@@ -121,7 +122,7 @@ let drawn = new Map();  // the cards of the view being drawn, as cardsOf keeps t
 
 function drawBoard(view) {
   drawn = cardsOf(view);
-  if (view.mode !== "play") seen = null;
+  seen = view.mode === "play" ? seenBy[view.you] || null : null;
   const byCard = pickable(view);
   chosen = new Set(view.question && view.mode === "play" ? view.question.chosen : []);
   const board = $("board");
