@@ -126,7 +126,8 @@ def test_clicking_a_card_picks_the_option_that_names_it(browser):
             time.sleep(0.01)
 
 
-def test_two_seats_play_in_two_pages(browser):
+def test_two_seats_play_in_two_pages(browser, monkeypatch):
+    monkeypatch.setattr(speak, "current", "en")  # (the status line read in English)
     table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 2, ["human", "human"], 3))
     tokens = {p: t for t, p in table.tokens.items()}
     with served(Server([table])) as base, page_of(browser, f"{base}/?seat={tokens[0]}") as one, \
@@ -151,7 +152,8 @@ def test_two_seats_play_in_two_pages(browser):
         assert "you are P2" in two.locator("#status").inner_text()
 
 
-def test_replay_steps_forks_and_exports(browser, tmp_path):
+def test_replay_steps_forks_and_exports(browser, tmp_path, monkeypatch):
+    monkeypatch.setattr(speak, "current", "en")  # (the viewer's bar read in English)
     log = tmp_path / "m.jsonl"
     with open(log, "w", encoding="utf-8") as out:
         play(MatchSetup("ucb", [], 5, ["random", "random"], 8), out)
@@ -351,3 +353,20 @@ def test_a_whole_match_without_a_turn_limit(browser, ruleset):
     with seat_page(browser, table) as page:
         click_to_the_end(page, 20_000, lambda n, i: (i * 7) % n)
         assert table.g.result is not None
+
+
+def test_a_puzzle_shows_its_name_goal_and_outcome(browser, tmp_path):
+    """`tcg serve --scenario`: the puzzle's name and goal above the question; conceding it
+    shows it failed (data-puzzle)."""
+    from interpreter.table.scenarios import puzzle
+
+    path = ROOT / "tests/scenarios/ucb/battle_bigger_attacker_destroys_blocker.yaml"
+    table = puzzle(path, ["human", "random"])
+    with seat_page(browser, table) as page:
+        page.wait_for_selector("#puzzle[data-puzzle='goal']")
+        text = page.inner_text("#puzzle")
+        assert "an attacker with more power destroys the blocker" in text and "テスト大剣士" in text
+        page.on("dialog", lambda d: d.accept())
+        page.click("#concede")
+        page.wait_for_selector("#puzzle[data-puzzle='failed']")
+        page.screenshot(path=str(tmp_path / "puzzle.png"))

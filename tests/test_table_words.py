@@ -124,7 +124,7 @@ def test_every_string_of_the_page_is_in_the_catalog_in_ja_and_en():
     assert html.untranslated == [], "text of index.html not from the catalog (data-t)"
     js = (STATIC / "table.js").read_text(encoding="utf-8")
     keys = html.keys | {k for k in re.findall(r"\bt\(\"([\w.-]+)\"", js) if not k.endswith(".")}
-    keys |= {f"vis.{v}" for v in ("hidden", "owner")} | {f"{s}" for s in ("goal", "solved", "failed")}
+    keys |= {f"vis.{v}" for v in ("hidden", "owner")} | {"solved", "failed"}  # (keys the page builds)
     missing = sorted(k for k in keys if k not in ja or k not in en or ja[k] == en[k])
     assert missing == []
     # table.js writes no English of its own into the page: each literal it shows is a key
@@ -149,16 +149,17 @@ def test_a_puzzle_says_whether_its_goal_was_met():
     assert puzzle_view(p, {"winner": None})["solved"] is False
 
 
-def test_a_saved_log_names_decks_as_tcg_play_does(tmp_path):
-    """The table's log names the decks as they were given (none: the ruleset's own), never the
-    server's absolute paths, and replays as any log."""
+def test_a_saved_log_names_decks_as_tcg_play_does(tmp_path, monkeypatch):
+    """The table's log names the decks relative to the game's folder (where `tcg serve` runs),
+    never by the server's absolute paths, and replays as any log."""
+    monkeypatch.chdir(ROOT)
     t = Table.new(load_game("ucb"), MatchSetup("ucb", [], 1, ["human", "random"], 4))
     client = client_of(Server([t]))
     seat = next(iter(t.tokens))
     client.post(f"/api/act?seat={seat}", json={"concede": True})
     text = client.get(f"/api/log?seat={seat}").text
     header = json.loads(text.splitlines()[0])
-    assert header["decks"] == [] and "/work" not in text.splitlines()[0]
+    assert header["decks"] == ["cards/ucb/decks/aka_sokkou.yaml", "cards/ucb/decks/ao_seigyo.yaml"]
     log = tmp_path / "t.jsonl"
     log.write_text(text, encoding="utf-8")
     assert Replay(log).steps > 0  # (the viewer replays it)

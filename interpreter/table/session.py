@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from interpreter.agents import make_agent
@@ -70,7 +71,7 @@ class Table:
     def new(cls, game: Game, setup: MatchSetup, hotseat: bool = False) -> Table:
         decks = resolve_decks(game, setup.ruleset, setup.decks)
         header = {"tcg": LOG_VERSION, "ruleset": setup.ruleset,
-                  "decks": list(setup.decks), "seed": setup.seed,  # (as tcg play's log names them)
+                  "decks": [named(d.doc.path) for d in decks], "seed": setup.seed,
                   "agents": setup.agents}
         if setup.turns is not None:
             header["turns"] = setup.turns
@@ -193,6 +194,15 @@ def puzzle_view(puzzle: dict, result: dict | None) -> dict:
     expected winner won; a puzzle without one is met by any end)."""
     solved = None if result is None else puzzle.get("winner") in (None, result["winner"] or "none")
     return {"name": puzzle["name"], "goal": puzzle["goal"], "solved": solved}
+
+
+def named(path: str | Path) -> str:
+    """A deck as a log names it: relative to the current folder (the game's, where `tcg serve`
+    runs) when it lies inside it, as `tcg play --log` writes a deck given so; else in full."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def stops_text(stops: frozenset[str]) -> str:

@@ -296,6 +296,6 @@ T.update({
     "table.program_ended": {"en": "the game's program ended", "ja": "ゲームのプログラムが終了した"},
     "table.puzzle": {"en": "puzzle: {name}", "ja": "詰めパズル：{name}"},
     "table.goal": {"en": "goal: {goal}", "ja": "目標：{goal}"},
-    "table.solved": {"en": "solved: {goal}", "ja": "成功：{goal}"},
-    "table.failed": {"en": "not solved: {goal}", "ja": "失敗：{goal}"},
+    "table.solved": {"en": "solved: the goal is met", "ja": "成功：目標を達成"},
+    "table.failed": {"en": "not solved: the goal is not met", "ja": "失敗：目標を達成できなかった"},
 })

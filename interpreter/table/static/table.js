@@ -273,7 +273,8 @@ function drawPuzzle(view) {
   const p = view.puzzle;
   const state = p.solved === null ? "goal" : p.solved ? "solved" : "failed";
   box.setAttribute("data-puzzle", state);
-  box.replaceChildren(el("strong", {}, t("puzzle", p)), " ", el("span", {}, t(state, p)));
+  box.replaceChildren(el("strong", {}, t("puzzle", p)), p.goal ? el("div", {}, t("goal", p)) : null,
+    p.solved === null ? null : el("div", {class: "outcome"}, t(state)));
 }
 
 // hot-seat: when the decision passes to the other human, a screen to hand the device over
