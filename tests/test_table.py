@@ -161,7 +161,7 @@ def test_hotseat_shows_whoever_decides():
 def test_concede_and_new_game():
     t, client, seats = table("ucb", ["human", "random"])
     view = client.post(f"/api/act?seat={seats[0]}", json={"concede": True}).json()
-    assert view["result"]["winner"] == "P2" and "P1 concedes" in view["result"]["text"]
+    assert view["result"]["winner"] == "P2" and view["result"]["text"] == "P2の勝利、P1は投了"
     view = client.post(f"/api/act?seat={seats[0]}", json={"new": True}).json()
     assert view["result"] is None and view["question"]
     assert client.get(f"/api/view?seat={seats[0]}").json()["turn"] == view["turn"]
@@ -186,7 +186,8 @@ def test_board_layout_comes_from_the_ruleset():
     assert zones["deck@P2"]["layout"] == "backs" and zones["deck@P2"]["count"] > 20
     assert zones["hand@P2"]["layout"] == "backs"
     card = zones["hand@P1"]["cards"][0]
-    assert card["name"] and card["text"] and {p["name"] for p in card["props"]} >= {"cost"}
+    # (a property by the ruleset's word for it)
+    assert card["name"] and card["text"] and {p["name"] for p in card["props"]} >= {"コスト"}
 
 
 def log_of_a_match(tmp_path: Path, ruleset: str = "ucb", seed: int = 2) -> Path:
@@ -358,7 +359,13 @@ def test_a_puzzle_starts_from_the_scenario_state(monkeypatch: pytest.MonkeyPatch
     client = client_of(server)
     view = client.get(url.replace("/?", "/api/view?")).json()
     zones = {z["key"]: z for area in view["areas"].values() for z in area}
-    assert who == "P1" and view["turn"] == 3 and view["phase"] == "battle"
+    assert who == "P1" and view["turn"] == 3 and view["phase"] == "battle phase"
+    # its name and goal shown, then whether it was met (conceding it fails it)
+    assert view["puzzle"] == {"name": "an attacker with more power destroys the blocker; "
+                              "the attacker taps", "goal": view["puzzle"]["goal"], "solved": None}
+    assert view["puzzle"]["goal"].startswith("テスト大剣士 (3) attacks")
+    ended = client.post(url.replace("/?", "/api/act?"), json={"concede": True}).json()
+    assert ended["puzzle"]["solved"] is False
     assert [c["name"] for c in zones["battle@P1"]["cards"]] == ["テスト大剣士"]
     assert any(o["label"].startswith("attack with テスト大剣士") for o in view["question"]["options"])
     view = client.post(url.replace("/?", "/api/act?"), json={"new": True}).json()

@@ -3,6 +3,7 @@ two seats in two pages, the replay viewer, fork and export (issue 23)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -24,7 +25,9 @@ from interpreter.run.match import MatchSetup, play  # noqa: E402
 from interpreter.table.app import Server  # noqa: E402
 from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
+from interpreter.words import catalog, speak  # noqa: E402
 from tests.conftest import bundled_rulesets  # noqa: E402
+from tests.test_words import effect_code  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -123,7 +126,8 @@ def test_clicking_a_card_picks_the_option_that_names_it(browser):
             time.sleep(0.01)
 
 
-def test_two_seats_play_in_two_pages(browser):
+def test_two_seats_play_in_two_pages(browser, monkeypatch):
+    monkeypatch.setattr(speak, "current", "en")  # (the status line read in English)
     table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 2, ["human", "human"], 3))
     tokens = {p: t for t, p in table.tokens.items()}
     with served(Server([table])) as base, page_of(browser, f"{base}/?seat={tokens[0]}") as one, \
@@ -148,7 +152,8 @@ def test_two_seats_play_in_two_pages(browser):
         assert "you are P2" in two.locator("#status").inner_text()
 
 
-def test_replay_steps_forks_and_exports(browser, tmp_path):
+def test_replay_steps_forks_and_exports(browser, tmp_path, monkeypatch):
+    monkeypatch.setattr(speak, "current", "en")  # (the viewer's bar read in English)
     log = tmp_path / "m.jsonl"
     with open(log, "w", encoding="utf-8") as out:
         play(MatchSetup("ucb", [], 5, ["random", "random"], 8), out)
@@ -257,6 +262,90 @@ def test_the_play_flow_through_the_checks_looks_right(browser, tmp_path):
     assert (tmp_path / "table-play.png").stat().st_size > 10_000
 
 
+def english_fixed_strings() -> list[str]:
+    """The English of the table's fixed strings (catalog `table.*`), as the fragments around
+    their placeholders that a page could show."""
+    out = set()
+    for key, entry in catalog.entries().items():
+        if key.startswith("table."):
+            for part in re.split(r"\{\w+\}", entry["en"]):
+                part = part.strip(" ·():…?")
+                if re.search(r"[a-z]{2,}", part):
+                    out.add(part)
+    return sorted(out)
+
+
+def said_lines(page) -> list[str]:
+    """What the page shows a person, line by line (a rule's ref, which quotes the rulebook,
+    left out)."""
+    return [re.sub(r" \[[^\]]*\]$", "", line) for line in page.inner_text("body").splitlines()
+            if line.strip()]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("ruleset", bundled_rulesets())
+def test_the_page_speaks_the_games_language(browser, ruleset, lang, monkeypatch):
+    """A match clicked through: no prompt, option, log line or card panel holds effect code
+    (the Lark parser finds none), and the ja page holds none of the table's English."""
+    monkeypatch.setattr(speak, "current", lang)
+    table = Table.new(load_game(ruleset), MatchSetup(ruleset, [], 3, ["human", "first"], 3))
+    english = english_fixed_strings()
+    with seat_page(browser, table) as page:
+        for clicks in range(80):
+            page.wait_for_selector("[data-option]:not([disabled]), [data-result]")
+            lines = said_lines(page)
+            code = [(line, effect_code(line)) for line in lines if effect_code(line)]
+            assert code == [], code
+            if lang == "ja":
+                shown = [(e, line) for line in lines for e in english
+                         if re.search(rf"(?<![A-Za-z]){re.escape(e)}(?![A-Za-z])", line)]
+                assert shown == [], shown
+                assert page.evaluate("document.documentElement.lang") == "ja"
+            if page.query_selector("[data-result]"):
+                break
+            options = page.query_selector_all("[data-option]")
+            options[(clicks * 7) % len(options)].click()
+        assert clicks > 0
+
+
+def test_hotseat_hands_the_screen_over(browser):
+    """Hot-seat: when the decision passes to the other human, a hand-over screen covers the
+    board until that player says they hold the device."""
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 2, ["human", "human"], 3), hotseat=True)
+    with seat_page(browser, table) as page:
+        first = table.g.decision.player
+        for _ in range(100):
+            page.wait_for_selector("[data-option]:not([disabled]), #handover:not([hidden])")
+            if page.is_visible("#handover"):
+                break
+            page.locator("[data-option]").last.click()
+        assert table.g.decision.player != first
+        other = f"P{table.g.decision.player + 1}"
+        assert other in page.inner_text("#handover")
+        assert not page.locator("[data-option]").first.is_visible() or \
+            page.evaluate("getComputedStyle(document.getElementById('handover')).position") == "fixed"
+        page.click("#handed")
+        page.wait_for_selector("#handover", state="hidden")
+        assert f"P{table.g.decision.player + 1}" in page.inner_text("#status")
+
+
+def test_what_changed_is_marked_and_the_story_stays_beside_the_board(browser):
+    table = Table.new(load_game("ucb"), MatchSetup("ucb", [], 3, ["human", "first"], 6))
+    with seat_page(browser, table) as page:
+        marked = 0
+        for _ in range(20):
+            page.wait_for_selector("[data-option]:not([disabled]), [data-result]")
+            marked = page.locator(".card[data-changed]").count()
+            if marked or page.query_selector("[data-result]"):
+                break
+            page.locator("[data-option]").first.click()
+        assert marked > 0
+        story = page.locator("#story li").all_inner_texts()  # the last sentences of the account
+        told = [re.sub(r"  \[.+\]$", "", line, flags=re.S).strip() for line in table.lines[0]
+                if not line.startswith("==")]
+        assert [line.strip() for line in story] == told[-5:]
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("ruleset", bundled_rulesets())
 def test_a_whole_match_without_a_turn_limit(browser, ruleset):
@@ -264,3 +353,20 @@ def test_a_whole_match_without_a_turn_limit(browser, ruleset):
     with seat_page(browser, table) as page:
         click_to_the_end(page, 20_000, lambda n, i: (i * 7) % n)
         assert table.g.result is not None
+
+
+def test_a_puzzle_shows_its_name_goal_and_outcome(browser, tmp_path):
+    """`tcg serve --scenario`: the puzzle's name and goal above the question; conceding it
+    shows it failed (data-puzzle)."""
+    from interpreter.table.scenarios import puzzle
+
+    path = ROOT / "tests/scenarios/ucb/battle_bigger_attacker_destroys_blocker.yaml"
+    table = puzzle(path, ["human", "random"])
+    with seat_page(browser, table) as page:
+        page.wait_for_selector("#puzzle[data-puzzle='goal']")
+        text = page.inner_text("#puzzle")
+        assert "an attacker with more power destroys the blocker" in text and "テスト大剣士" in text
+        page.on("dialog", lambda d: d.accept())
+        page.click("#concede")
+        page.wait_for_selector("#puzzle[data-puzzle='failed']")
+        page.screenshot(path=str(tmp_path / "puzzle.png"))

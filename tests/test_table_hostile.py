@@ -39,6 +39,7 @@ from interpreter.table.replay import Replay  # noqa: E402
 from interpreter.table.results import Results  # noqa: E402
 from interpreter.table.scenarios import puzzle  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
+from interpreter.words import speak  # noqa: E402
 from tests.table_client import BASE, client_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -380,10 +381,11 @@ def test_a_results_folder_serves_no_link_out_of_it(tmp_path):
     assert client.get("/results/summary.csv").status_code == 200
 
 
-def test_a_question_asked_from_a_card_in_a_hidden_hand_does_not_name_it():
+def test_a_question_asked_from_a_card_in_a_hidden_hand_does_not_name_it(monkeypatch):
     """UCB: a spell played from the hand asks its target while the card is still there; the
-    other seat reads "P2 decides (a hidden card: choose …)", never the card's name — in its
-    view's log and its websocket frames."""
+    other seat reads "P2 (a hidden card: choose …): …", never the card's name — in its
+    view's log and its websocket frames (in English: `--lang en`)."""
+    monkeypatch.setattr(speak, "current", "en")
     t, server = a_table(("human", "human"), seed=0)
     seats = {p: tok for tok, p in t.tokens.items()}
     client = client_of(server)
@@ -402,7 +404,7 @@ def test_a_question_asked_from_a_card_in_a_hidden_hand_does_not_name_it():
             hidden_questions += 1
             name = t.g.defs[card].name
             log = client.get(f"/api/view?seat={seats[other]}").json()["log"]
-            decided = [line for line in log if f"P{d.player + 1} decides (" in line][-1]
+            decided = [line for line in log if line.strip().startswith(f"P{d.player + 1} (")][-1]
             assert f"{name}:" not in decided and "a hidden card: " in decided, decided
         assert view.get("error") is None
     assert hidden_questions > 0  # (the match did ask such a question)

@@ -2,7 +2,8 @@
 
 Run: python docs/table/screenshots.py [RULESET...]   (needs the table extra, playwright and
 the OS's chromium). Each match is human (clicking option i*7 mod n, never the last one: a busy
-board) against random, seed 1, stopped after 30 clicks.
+board) against random, seed 1, stopped after 30 clicks, in the ruleset's declared language;
+ucb is shot in English too (ucb-en.png).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from interpreter.run.loading import load_game  # noqa: E402
 from interpreter.run.match import MatchSetup  # noqa: E402
 from interpreter.table.app import Server  # noqa: E402
 from interpreter.table.session import Table  # noqa: E402
+from interpreter.words import speak  # noqa: E402
 from tests.test_table_browser import ARGS, CHROMIUM, page_of, served  # noqa: E402
 
 CLICKS = 30
 
 
-def shoot(browser, ruleset: str) -> Path:
+def shoot(browser, ruleset: str, lang: str | None = None) -> Path:
+    speak.current = lang
     table = Table.new(load_game(ruleset), MatchSetup(ruleset, [], 1, ["human", "random"]))
     with served(Server([table])) as base, \
             page_of(browser, f"{base}/?seat={next(iter(table.tokens))}") as page:
@@ -36,7 +39,7 @@ def shoot(browser, ruleset: str) -> Path:
             options = page.query_selector_all("[data-option]")
             options[(i * 7) % max(1, len(options) - 1)].click()
         page.wait_for_selector("[data-option]:not([disabled]), [data-result]")
-        out = Path(__file__).parent / f"{ruleset}.png"
+        out = Path(__file__).parent / f"{ruleset}{'-' + lang if lang else ''}.png"
         page.set_viewport_size({"width": 1500, "height": 1000})
         page.screenshot(path=str(out), full_page=True)
     return out
@@ -47,6 +50,8 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for ruleset in sys.argv[1:] or bundled_ids():
             print(shoot(browser, ruleset))
+        if not sys.argv[1:] or "ucb" in sys.argv[1:]:
+            print(shoot(browser, "ucb", "en"))
         browser.close()
 
 

@@ -98,6 +98,8 @@ class Narrator:
         if e in self.game.ruleset.actions:
             did = w.phrases.get("actions", e, w.lang) or self.game.ruleset.actions[e].label
             return w.say("did", player=shown.get("player", ""), what=fill(did, shown))
+        if f"event.{e}" in catalog.T:  # the engine's own events, in the catalog's words
+            return w.say(f"event.{e}", **shown)
         args = [shown[k] for k in values if k != "player"]
         if "player" in values:
             args.insert(0, shown["player"])

@@ -16,6 +16,7 @@ from interpreter.load.yamlpos import load_yaml
 from interpreter.run.loading import load_game, validate
 from interpreter.run.scenario import build_state
 from interpreter.table.session import Table, TableError
+from interpreter.words.speak import words_for
 
 
 def export(game: Game, g: GameState, ruleset: str, seed: int, name: str) -> str:
@@ -102,5 +103,14 @@ def puzzle(path: str | Path, agents: list[str], hotseat: bool = False) -> Table:
         g = game.new_state(decks, seed, log=True)
     else:
         g = build_state(game, spec.get("state") or {}, seed)
-    return Table(game, g, agents, seed, [], hotseat=hotseat,
+    return Table(game, g, agents, seed, [], hotseat=hotseat, puzzle=goal(game, spec, path),
                  restart=lambda: puzzle(path, agents, hotseat))
+
+
+def goal(game: Game, spec: dict, path: str | Path) -> dict:
+    """A puzzle's name, goal (its description, else who must win) and expected winner."""
+    winner = (spec.get("expect") or {}).get("winner")
+    text = str(spec.get("description") or "").strip() or (
+        words_for(game).say("win", player=winner) if winner and winner != "none" else "")
+    return {"name": str(spec.get("name") or Path(path).stem), "goal": text,
+            "winner": None if winner is None else str(winner)}

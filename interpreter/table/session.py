@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from interpreter.agents import make_agent
@@ -36,10 +37,11 @@ class Table:
 
     def __init__(self, game: Game, g: GameState, agents: list[str], seed: int,
                  records: list[dict], restart: Callable[[], Table] | None = None,
-                 hotseat: bool = False, taken: int = 0) -> None:
+                 hotseat: bool = False, taken: int = 0, puzzle: dict | None = None) -> None:
         """records: what happened before (a log's lines); taken: how many of the state's own
-        log records they already hold."""
+        log records they already hold; puzzle: a scenario's name, goal and expected winner."""
         self.game, self.g, self.restart, self.seed = game, g, restart, seed
+        self.puzzle = puzzle
         steps = [ph.name for ph in game.ruleset.phases]
         check_stops(agents, steps)
         self.agents = [None if is_human(a) else make_agent(a, seed * 1000 + i)
@@ -69,7 +71,7 @@ class Table:
     def new(cls, game: Game, setup: MatchSetup, hotseat: bool = False) -> Table:
         decks = resolve_decks(game, setup.ruleset, setup.decks)
         header = {"tcg": LOG_VERSION, "ruleset": setup.ruleset,
-                  "decks": [str(d.doc.path) for d in decks], "seed": setup.seed,
+                  "decks": [named(d.doc.path) for d in decks], "seed": setup.seed,
                   "agents": setup.agents}
         if setup.turns is not None:
             header["turns"] = setup.turns
@@ -181,7 +183,26 @@ class Table:
                           self.lines[player], result(g), mode="play")
         if g.game.ruleset.timing == "priority" and player in self.humans:
             view["stop"] = stops_text(self.stops[player])
+        view["hotseat"] = None in self.tokens.values()
+        if self.puzzle is not None:
+            view["puzzle"] = puzzle_view(self.puzzle, view["result"])
         return view
+
+
+def puzzle_view(puzzle: dict, result: dict | None) -> dict:
+    """A puzzle's name and goal, and once the match is over whether the goal was met (its
+    expected winner won; a puzzle without one is met by any end)."""
+    solved = None if result is None else puzzle.get("winner") in (None, result["winner"] or "none")
+    return {"name": puzzle["name"], "goal": puzzle["goal"], "solved": solved}
+
+
+def named(path: str | Path) -> str:
+    """A deck as a log names it: relative to the current folder (the game's, where `tcg serve`
+    runs) when it lies inside it, as `tcg play --log` writes a deck given so; else in full."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def stops_text(stops: frozenset[str]) -> str:

@@ -163,7 +163,7 @@ class Words:
                                  for k, t in types.items() if k in env})
         s = asked.stmt
         if getattr(s, "prompt", None) is not None:
-            return g.decision.prompt if g.decision is not None else ""
+            return observe.prompt_for(g, viewer)  # (a hidden card it names stays hidden)
         r = self.render()
         for k, t in types.items():
             if k in env and t in ("player", "cards", "number"):
@@ -171,7 +171,16 @@ class Words:
         context = asked.key.split(".")[0]
         body = r.body(s.body) if isinstance(s, A.May) else r.stmt(s)
         text = self.say("may_prompt", body=body) if isinstance(s, A.May) else body
-        return f"{self.word(context)}: {text}" if context else text
+        return f"{self._context(g, context, env, viewer)}: {text}" if context else text
+
+    def _context(self, g: GameState, context: str, env: dict, viewer: int | None) -> str:
+        """What a question is asked from: a card the viewer cannot see is a hidden card."""
+        for key in ("self", "card"):
+            c = env.get(key)
+            if type(c) is int and 0 <= c < len(g.defs) and g.defs[c].name == context \
+                    and not visible(g, c, viewer):
+                return self.say("hidden_card")
+        return self.word(context)
 
     def _types(self, asked: Asked) -> dict[str, str]:
         """The types of the variables a question may show: the asking verb's parameters, an

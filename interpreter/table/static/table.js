@@ -12,6 +12,23 @@ const BIG_ZONE = 12;  // more cards than this: the zone is folded
 let socket = null;
 let chosen = new Set();  // cards a choice of several has picked so far
 let current = null;
+const seenBy = {};  // per seat: card id -> how it looked at its last decision (to mark what changed)
+let seen = null;  // the seat drawn's
+let shownTo = null;  // hot-seat: the player the screen was last handed to
+const STORY = 5;  // the last sentences of the story kept beside the board
+
+// a fixed string of the page in the view's language (views.table_words), `{name}`s filled
+function t(key, values = {}) {
+  const text = (current && current.words && current.words[key]) || key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+}
+
+// the page's own fixed strings (index.html: data-t, data-t-title)
+function applyWords(view) {
+  document.documentElement.lang = view.lang || "en";
+  document.querySelectorAll("[data-t]").forEach((n) => { n.textContent = t(n.dataset.t); });
+  document.querySelectorAll("[data-t-title]").forEach((n) => { n.title = t(n.dataset.tTitle); });
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -44,7 +61,16 @@ function send(message) {
   }
 }
 
+function cardsOf(view) {
+  const out = new Map();
+  for (const area of Object.values(view.areas)) {
+    for (const z of area) for (const c of z.cards) if (!c.hidden) out.set(c.id, JSON.stringify([z.key, c]));
+  }
+  return out;
+}
+
 function choose(index) {
+  if (current) seenBy[current.you] = cardsOf(current);
   $("menu").hidden = true;
   document.querySelectorAll("[data-option]").forEach((b) => { b.disabled = true; });
   send({option: index});
@@ -59,16 +85,22 @@ function receive(view) {
 function render(view) {
   if (!view) return;
   current = view;
+  applyWords(view);
   $("title").textContent = view.ruleset.name || view.ruleset.id;
-  document.title = `${view.ruleset.id} · turn ${view.turn}`;
-  const who = view.you ? `you are ${view.you}` : "everything shown (omniscient)";
-  const deciding = view.deciding ? ` · ${view.deciding === view.you ? "your decision" : view.deciding + " is deciding"}` : "";
-  $("status").textContent = `turn ${view.turn} (${view.turn_player}) · ${view.phase || "setup"} phase · ${who}${deciding}`;
+  document.title = t("title", {id: view.ruleset.id, turn: view.turn});
+  const who = view.you ? t("you_are", {you: view.you}) : t("omniscient");
+  const deciding = !view.deciding ? "" : view.deciding === view.you ? t("your_decision")
+    : t("is_deciding", {player: view.deciding});
+  $("status").textContent = t("status", {turn: view.turn, player: view.turn_player,
+    phase: view.phase || t("setup"), who, deciding});
+  drawPuzzle(view);
   drawBoard(view);
   drawQuestion(view);
   drawResources(view);
+  drawStory(view);
   drawLog(view);
   drawResult(view);
+  drawHandOver(view);
   $("controls").hidden = view.mode !== "play";
   drawStops(view);
   if (view.mode === "replay") drawReplayBar(view);
@@ -86,7 +118,11 @@ function pickable(view) {
   return byCard;
 }
 
+let drawn = new Map();  // the cards of the view being drawn, as cardsOf keeps them
+
 function drawBoard(view) {
+  drawn = cardsOf(view);
+  seen = view.mode === "play" ? seenBy[view.you] || null : null;
   const byCard = pickable(view);
   chosen = new Set(view.question && view.mode === "play" ? view.question.chosen : []);
   const board = $("board");
@@ -94,8 +130,8 @@ function drawBoard(view) {
   for (const area of ["theirs", "shared", "mine"]) {
     const zones = view.areas[area];
     if (!zones.length) continue;
-    const title = area === "mine" ? (view.you ? `${view.you} (you)` : "P1")
-      : area === "theirs" ? (zones[0].owner || "opponent") : "shared";
+    const title = area === "mine" ? (view.you ? t("you", {player: view.you}) : "P1")
+      : area === "theirs" ? (zones[0].owner || t("opponent")) : t("shared");
     board.append(el("div", {class: `area ${area}`},
       el("h2", {}, title),
       el("div", {class: "zones"}, zones.map((z) => drawZone(z, byCard)))));
@@ -106,7 +142,7 @@ function drawBoard(view) {
 // the objects waiting on the stack (timing: priority), the top one first
 function drawStack(stack) {
   return el("div", {class: "area stack", "data-stack": ""},
-    el("h2", {}, "stack"),
+    el("h2", {}, t("stack")),
     el("ol", {}, stack.map((o) => el("li", {"data-object": o.object},
       `${o.card} (${o.object}, ${o.controller})`,
       o.text ? el("span", {class: "text"}, ` — ${o.text}`) : null,
@@ -116,7 +152,7 @@ function drawStack(stack) {
 function drawZone(zone, byCard) {
   const head = el("h3", {title: zone.about || null}, zone.name,
     el("span", {class: "count"}, ` ${zone.count}`),
-    zone.visibility !== "public" ? el("span", {class: "vis"}, ` ${zone.visibility}`) : null);
+    zone.visibility !== "public" ? el("span", {class: "vis"}, ` ${t("vis." + zone.visibility)}`) : null);
   let body;
   if (zone.layout === "backs") {
     body = el("div", {class: "pile"}, el("div", {class: "card back"}, el("span", {}, `×${zone.count}`)));
@@ -129,11 +165,11 @@ function drawZone(zone, byCard) {
   } else if (zone.layout === "pile" && zone.cards.length > 1) {
     const [top, ...rest] = zone.cards;
     body = el("div", {class: "pile"}, drawCard(top, byCard),
-      el("details", {}, el("summary", {}, `${rest.length} more`),
+      el("details", {}, el("summary", {}, t("more", {n: rest.length})),
         el("div", {class: "row"}, rest.map((c) => drawCard(c, byCard)))));
   } else if (zone.cards.length > BIG_ZONE) {  // folded, unless a card in it can be picked
     const open = zone.cards.some((c) => byCard.has(c.id));
-    body = el("details", {open: open ? "" : null}, el("summary", {}, `${zone.count} cards`),
+    body = el("details", {open: open ? "" : null}, el("summary", {}, t("n_cards", {n: zone.count})),
       el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard))));
   } else {
     body = el("div", {class: "row"}, zone.cards.map((c) => drawCard(c, byCard)));
@@ -148,21 +184,26 @@ function drawCard(card, byCard) {
   const options = byCard.get(card.id) || [];
   const props = card.props.filter((p) => p.type !== "flag" || p.value).map((p) =>
     el("span", {class: p.printed !== null ? "prop modified" : "prop",
-                title: p.printed !== null ? `printed: ${p.printed}` : null},
+                title: p.printed !== null ? t("printed", {value: p.printed}) : null},
       p.type === "flag" ? p.name : `${p.name} ${p.value}`));
   const text = [card.text, ...card.abilities].filter(Boolean);
   const counters = Object.entries(card.counters).map(([k, n]) => el("span", {class: "counter"}, `${k}×${n}`));
+  const changed = seen !== null && current.mode === "play" && drawn.get(card.id) !== seen.get(card.id);
   const classes = ["card", options.length ? "pickable" : "", chosen.has(card.id) ? "chosen" : "",
+                   changed ? "changed" : "",
                    card.face_down ? "facedown" : "",
                    card.states.length ? "stated" : ""].join(" ");
-  return el("div", {class: classes, "data-card": card.id, title: `${card.name}\n${text.join("\n")}`,
+  return el("div", {class: classes, "data-card": card.id, "data-changed": changed ? "" : null,
+                    title: `${card.name}\n${text.join("\n")}`,
                     onclick: options.length ? (e) => pickCard(e, options) : null},
     el("div", {class: "name"}, card.name),
     el("div", {class: "props"}, props),
     card.states.length ? el("div", {class: "states"}, card.states.map((s) => el("span", {class: "state"}, s))) : null,
     counters.length ? el("div", {class: "counters"}, counters) : null,
-    card.attached_to !== null ? el("div", {class: "attached"}, `attached to ${card.attached_to}`) : null,
-    el("div", {class: "text"}, text.join(" / ")));
+    card.attached_to !== null ? el("div", {class: "attached"}, t("attached_to", {host: card.attached_to})) : null,
+    card.text ? el("div", {class: "text"}, card.text) : null,
+    card.abilities.length ? el("div", {class: "abilities", title: t("rendered")},
+      card.abilities.join(" / ")) : null);
 }
 
 function pickCard(event, options) {
@@ -182,7 +223,7 @@ function drawQuestion(view) {
   box.replaceChildren();
   const q = view.question;
   if (!q) {
-    if (view.deciding && !view.result) box.append(el("p", {class: "waiting"}, `${view.deciding} is deciding…`));
+    if (view.deciding && !view.result) box.append(el("p", {class: "waiting"}, t("waiting", {player: view.deciding})));
     return;
   }
   box.append(el("p", {class: "prompt"}, q.prompt));
@@ -203,7 +244,8 @@ function drawResources(view) {
   for (const [who, values] of Object.entries(view.resources)) {
     if (!values.length) continue;
     box.append(el("div", {class: "player"}, el("strong", {}, who),
-      values.map((r) => el("span", {class: "resource", title: r.about || null}, `${r.name} ${r.value}`))));
+      values.map((r) => el("span", {class: "resource", title: r.about || null},
+        r.max === null || r.max === undefined ? `${r.name} ${r.value}` : `${r.name} ${t("left", r)}`))));
   }
 }
 
@@ -217,6 +259,37 @@ function drawLog(view) {
   log.scrollTop = log.scrollHeight;
 }
 
+// the last few sentences of the story, beside the board
+function drawStory(view) {
+  const lines = view.log.filter((line) => !line.startsWith("==")).slice(-STORY);
+  $("story").replaceChildren(...lines.map((line) => el("li", {}, line.replace(/  \[.+\]$/s, ""))));
+}
+
+// a puzzle (tcg serve --scenario): its name and goal, then whether it was met
+function drawPuzzle(view) {
+  const box = $("puzzle");
+  box.hidden = !view.puzzle;
+  if (!view.puzzle) return;
+  const p = view.puzzle;
+  const state = p.solved === null ? "goal" : p.solved ? "solved" : "failed";
+  box.setAttribute("data-puzzle", state);
+  box.replaceChildren(el("strong", {}, t("puzzle", p)), p.goal ? el("div", {}, t("goal", p)) : null,
+    p.solved === null ? null : el("div", {class: "outcome"}, t(state)));
+}
+
+// hot-seat: when the decision passes to the other human, a screen to hand the device over
+// (the next player's hand shows once they say they hold it)
+function drawHandOver(view) {
+  const box = $("handover");
+  const asked = view.hotseat && view.question && !view.result ? view.you : null;
+  if (asked === null || asked === shownTo) { box.hidden = true; return; }
+  if (shownTo === null) { shownTo = asked; box.hidden = true; return; }
+  box.replaceChildren(el("p", {}, t("hand_over", {player: asked})),
+    el("button", {id: "handed", onclick: () => { shownTo = asked; box.hidden = true; }},
+      t("hand_over_ready", {player: asked})));
+  box.hidden = false;
+}
+
 function drawResult(view) {
   const box = $("result");
   if (view.result) {
@@ -224,7 +297,7 @@ function drawResult(view) {
     box.setAttribute("data-result", view.result.winner || "draw");
     box.textContent = view.result.text + (view.result.ref ? ` [${view.result.ref}]` : "");
     // the log names every hidden card, so the server gives it only once the match is over
-    if (seat) box.append(el("a", {id: "saveLog", href: `/api/log?seat=${encodeURIComponent(seat)}`, download: ""}, "save log"));
+    if (seat) box.append(el("a", {id: "saveLog", href: `/api/log?seat=${encodeURIComponent(seat)}`, download: ""}, t("save_log")));
   } else {
     box.hidden = true;
     box.removeAttribute("data-result");
@@ -257,11 +330,11 @@ function drawReplayBar(view) {
   $("replaybar").hidden = false;
   $("slider").max = view.steps;
   $("slider").value = view.step;
-  $("stepinfo").textContent = `decision ${view.step} of ${view.steps} · ${view.source}`;
+  $("stepinfo").textContent = t("step_info", view);
   const select = $("viewer");
   if (select.options.length !== view.players.length + 1) {
-    select.replaceChildren(...view.players.map((p) => el("option", {value: p}, `${p}'s eyes`)),
-      el("option", {value: "all"}, "omniscient"));
+    select.replaceChildren(...view.players.map((p) => el("option", {value: p}, t("eyes", {player: p}))),
+      el("option", {value: "all"}, t("all_eyes")));
     select.value = viewer;
   }
   $("export").href = `/api/export?step=${view.step}&key=${key}`;
@@ -308,7 +381,7 @@ function drawStops(view) {
 // ---------- playing ----------
 function startPlay() {
   $("stop").onchange = () => send({stop: $("stop").value});
-  $("concede").onclick = () => { if (confirm("Concede this match?")) send({concede: true}); };
+  $("concede").onclick = () => { if (confirm(t("concede_ask"))) send({concede: true}); };
   $("newgame").onclick = () => send({new: true});
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws?seat=${encodeURIComponent(seat)}`);
