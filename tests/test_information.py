@@ -156,3 +156,22 @@ def test_a_copy_dealt_again_finds_its_new_cards_abilities():
             checked += 1
             break
     assert checked
+
+
+@pytest.mark.parametrize("ruleset", ["ucb", "kannagi"])
+def test_a_replay_told_to_one_seat_keeps_the_other_seats_decisions_to_what_they_did(ruleset: str):
+    """A log holds every question and answer in full (a card chosen from a hidden hand, the card
+    a question was asked from): told as one seat saw it, with no live match (the table's replay
+    viewer), the other seat's decisions say only who decided; their public effects follow."""
+    import io
+    import json
+
+    from interpreter.run.match import MatchSetup, play
+    from interpreter.run.narrate import Narrator
+
+    buf = io.StringIO()
+    play(MatchSetup(ruleset, [], 3, ["random", "random"], 6), buf)
+    records = [json.loads(line) for line in buf.getvalue().splitlines()]
+    narrator = Narrator(interpreter.load_game(ruleset), 0, lang="en")
+    theirs = [narrator.line(r) for r in records if r.get("d") == "P2" and not r.get("concede")]
+    assert theirs and set(theirs) == {"  P2 decides"}, sorted(set(theirs))[:5]

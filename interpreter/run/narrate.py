@@ -125,6 +125,10 @@ class Narrator:
         d = g.decision if g is not None else None
         live = d is not None and f"P{d.player + 1}" == r["d"] and 0 <= r["i"] < len(d.options)
         if not live or g is None or d is None:  # (a replay: the log's words, worded if known)
+            if self.viewer is not None and r["d"] != self.me:
+                # the log's words may name a hidden card (the question's card, the answer):
+                # what the other seat decided shows in what it did that was public
+                return "  " + w.say("decides", player=r["d"])
             return "  " + w.say("decided_q", player=r["d"], question=w.logged_question(r.get("q", "")),
                                 answer=r["o"])
         option = d.options[r["i"]]

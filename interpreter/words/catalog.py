@@ -163,6 +163,7 @@ T = {
     "hidden_card": {"en": "a hidden card", "ja": "非公開のカード"},
     "concedes": {"en": "{player} concedes", "ja": "{player}は投了"},
     "decided": {"en": "{player}: {answer}", "ja": "{player}：{answer}"},
+    "decides": {"en": "{player} decides", "ja": "{player}が選ぶ"},
     "decided_q": {"en": "{player} ({question}): {answer}", "ja": "{player}（{question}）：{answer}"},
     "event": {"en": "{name}: {args}", "ja": "{name}：{args}"},
     "event_bare": {"en": "{name}", "ja": "{name}"},
