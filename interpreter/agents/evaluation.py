@@ -257,7 +257,7 @@ class Evaluation:
     def _margin(self, g: GameState, player: int, t: Term) -> float | None:
         """How far the subject is on the safe (loss) or winning (win) side."""
         if t.kind == "res":
-            q = float(g.res[player].get(t.key[0], 0))
+            q = _bounded(g.res[player].get(t.key[0], 0))
         elif t.kind == "zone":
             q = float(len(g.zones[g.zone_key(t.key[0], player)]))
         else:
@@ -265,7 +265,7 @@ class Evaluation:
             cards = g.zones[g.zone_key(zone, player)]
             if not cards:
                 return None
-            q = float(min(self._read(g, c, a) - self._read(g, c, b) for c in cards))
+            q = _bounded(min(self._read(g, c, a) - self._read(g, c, b) for c in cards))
             return q
         return q - t.bound if t.larger else t.bound - q if t.outcome == LOSE else \
             (q if t.larger else -q)
@@ -276,3 +276,8 @@ class Evaluation:
         if v is None:
             v = g.counter(cid, name)
         return v if type(v) is int else 0
+
+
+def _bounded(n: int) -> float:
+    """A number as a float, clipped where float() would overflow (a 540-digit resource)."""
+    return float(max(-10**300, min(10**300, n)))

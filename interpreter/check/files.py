@@ -96,7 +96,9 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
     for rid, card_docs in groups.items():
         ruleset_doc = rulesets.get(rid) or _bundled(rid, card_docs[0], report)
         if ruleset_doc is not None:
-            _collect(report, lambda r=ruleset_doc, c=card_docs: build_game(r, c, known_cards=known.cards))
+            # (a scenario's own card set may name the game's cards: create, transform)
+            names = known.cards | files.card_names_beside(ruleset_doc)
+            _collect(report, lambda r=ruleset_doc, c=card_docs, n=names: build_game(r, c, known_cards=n))
             report.extend(_forbidden(ruleset_doc, card_docs))
     finder = GameFinder(report, rulesets, groups, known.game)
     for doc in docs["deck"]:

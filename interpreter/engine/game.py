@@ -299,7 +299,8 @@ if mods and name in mods:
         if g.result is not None:
             return 0.0 if g.result.winner is None else (1e6 if g.result.winner == player else -1e6)
         if self.ruleset.heuristic is not None:  # (an expression: it only reads its env)
-            return float(self.ruleset.heuristic(g, self.player_envs[player]) or 0)
+            value = self.ruleset.heuristic(g, self.player_envs[player]) or 0
+            return float(max(-_SCORE_BOUND, min(_SCORE_BOUND, value)))  # (a 540-digit number)
         mine = board = 0
         zones, flags, owner, mask = g.zones, g.flags, g.owner, self.disabling_mask
         for ref in self.board_refs:  # the live cards there (live_cards, without the others)
@@ -441,6 +442,7 @@ def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:
     return lambda g, cid: kernel.read(g, cid, name)
 
 
+_SCORE_BOUND = 10**300  # a heuristic's value past this is clipped (float() would overflow)
 _STATIC = ("static", "")  # the live static abilities' key in vm.live_statics
 
 

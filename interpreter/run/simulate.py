@@ -284,7 +284,8 @@ def read_results(out: Path, plan: Plan) -> dict[int, dict]:
     if not path.exists():
         return records
     outputs.regular_or_absent(path, "read")  # (a pipe would block here forever)
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # (a run stopped by a full disk may have cut its last line inside a character)
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             r = json.loads(line)
             records[int(r["match"])] = r
