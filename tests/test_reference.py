@@ -260,6 +260,7 @@ TOYS = {
     "hearth": "a Hearthstone-like core (positions, pools, silence, transform), likewise",
     "entering": "a zone's enter rules on every way in, verbs that say what they did, any_time",
     "chance": "coins, a die, a random pick and shuffles through the chance steps",
+    "pocket": "an active spot and a bench as one area (a card keeps its identity), stacks",
 }
 
 

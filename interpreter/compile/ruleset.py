@@ -163,7 +163,8 @@ class RulesetBuilder:
             d = d or {}
             out[name] = ZoneDef(name, bool(d.get("shared")), bool(d.get("ordered")),
                                 d.get("visibility", "public"), d.get("face", "up"),
-                                d.get("capacity"), self._enter_rules(name, d.get("enter")))
+                                d.get("capacity"), self._enter_rules(name, d.get("enter")),
+                                d.get("area"))
         return out
 
     def _enter_rules(self, zone: str, rules: Any) -> tuple:

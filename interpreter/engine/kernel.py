@@ -21,7 +21,8 @@ The invariants every change keeps:
 - **a new object**: a card that changes zone has no states, its zone's face (or the one asked
   for), its owner as controller in a shared zone (else the zone's owner), a new stamp (when it
   entered; when waiting abilities remember their cards the old one is kept in `left_stamp`), and
-  forgets its modifiers, counters, attachments and who saw it. A card of a pool
+  forgets its modifiers, counters, attachments and who saw it — unless both zones are of one
+  `area` of one player (`keeps`), where it stays the same object. A card of a pool
   (owned by no player) entering a player's zone becomes that player's.
 - **win/loss checks**: after a change on a channel a win/loss rule reads, the rules are asked
   at once (vm.check_end): a player can lose in the middle of an effect.
@@ -51,7 +52,8 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
     it is already there, and so does a zone whose `enter` rules keep it out (refused). Otherwise
     the card leaves its zone and becomes a new object in `to` (see the module's invariants: no
     states, face `face` or the zone's, controller, stamp, its modifiers, counters, attachments
-    and sightings forgotten); the epoch grows when either zone
+    and sightings forgotten) — unless both zones are of one area (`keeps`: it stays the same
+    object, only its face changing when `face` is given); the epoch grows when either zone
     is one where abilities work; `moved` is announced (looking back at the zone it left, when an
     ability of it there could hear); both zones are marked; the win/loss rules are asked when
     they read either zone."""
@@ -79,8 +81,22 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
             dest.append(cid)
         else:
             dest.insert(0, cid)
-        _new_object(g, cid, to, up)
+        if keeps(g, src, to):
+            g.zone_of[cid] = to
+            if face is not None:
+                g.face[cid] = up
+        else:
+            _new_object(g, cid, to, up)
         _announce_move(g, cid, src, to, hearing)
+
+
+def keeps(g: GameState, src: ZoneRef, to: ZoneRef) -> bool:
+    """A card moving from zone `src` to zone `to` stays the same object: both zones are of one
+    `area` and one player (or both shared). It keeps its states, face (unless the move asks
+    for one), controller, stamp, modifiers, counters, attachments and who saw it."""
+    zones = g.game.ruleset.zones
+    area = zones[to.name].area
+    return area is not None and zones[src.name].area == area and src.owner == to.owner
 
 
 def refused(g: GameState, cid: int, to: ZoneRef) -> str | None:
@@ -136,7 +152,8 @@ def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
     """Cards `a` and `b` (the first card of each) exchange places: each takes the other's zone
     and position there. Nothing when either is no card, or both are the same card.
 
-    As after a move, each card becomes a new object where it lands (its new zone's face) and
+    As after a move, each card becomes a new object where it lands (its new zone's face; the
+    same object when both zones are of one area: `keeps`) and
     `moved` is announced for it, `a` first (two cards of one zone too: a move within a zone
     makes a new object as well). The epoch grows when abilities work in either zone; both
     zones are marked; the win/loss rules are asked when they read either. Capacities hold: the
@@ -160,7 +177,10 @@ def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
         g.epoch += 1
     hearing, zones = g.game.triggers_on.get("moved"), g.game.ruleset.zones
     for cid, src, to in ((x, zx, zy), (y, zy, zx)):
-        _new_object(g, cid, to, zones[to.name].face == "up")
+        if keeps(g, src, to):
+            g.zone_of[cid] = to
+        else:
+            _new_object(g, cid, to, zones[to.name].face == "up")
         _announce_move(g, cid, src, to, hearing)
 
 

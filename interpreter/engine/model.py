@@ -20,6 +20,8 @@ class ZoneDef:
     capacity: int | None = None
     # `enter`: the rules a card must meet to come in, (id, condition, why it is refused)
     enter: tuple[tuple[str, Any, str], ...] = ()
+    # `area`: a move between zones of one area (of one player) keeps the card's object
+    area: str | None = None
 
 
 @dataclass(frozen=True)

@@ -50,13 +50,21 @@ def movers(game: Any) -> dict[str, Callable]:
         plan = (zdef.capacity is not None, zdef.shared, name in game.scan_zone_set,
                 hearing is not None, ends is None or name in ends, bool(ends),
                 game.remembers,
-                bool(game.ruleset.pools) and not zdef.shared, bool(zdef.enter))
+                bool(game.ruleset.pools) and not zdef.shared, bool(zdef.enter),
+                zdef.area is not None)
         make = _MOVER_MAKERS.get(plan)
         if make is None:
             make = _MOVER_MAKERS[plan] = _mover_maker(*plan)
         out[name] = make(name, zdef.capacity, zdef.face == "up", game.scan_zone_set, hearing,
-                         ends, game.end_check, game.show)
+                         ends, game.end_check, game.show, _area(game, zdef))
     return out
+
+
+def _area(game: Any, zdef: Any) -> frozenset[str]:
+    """The zones of `zdef`'s area (a card moving between two of one player's keeps its object:
+    kernel.keeps), none when it is of no area."""
+    zones = game.ruleset.zones.values()
+    return frozenset(z.name for z in zones if zdef.area is not None and z.area == zdef.area)
 
 
 # makers of movers, by what they fold (see movers)
@@ -65,19 +73,20 @@ _MOVER_MAKERS: dict[tuple, Callable[..., Callable]] = {}
 
 def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends: bool,
                  ends: bool, keeps_left: bool, adopt: bool,
-                 guarded: bool) -> Callable[..., Callable]:
+                 guarded: bool, area: bool) -> Callable[..., Callable]:
     """A maker of movers into zones that have a capacity (`full`), of no one (`shared`: a
     card entering is controlled by its owner, else by the zone's), where abilities work
     (`into_play`), when some triggered ability hears a move (`heard`), whose cards a win/loss
     rule reads (`to_ends`) or not while it reads some zone (`ends`), keeping the stamp a card
     had where it left (`keeps_left`: kernel.move's `left_stamp`), of a player in a game with
     pools (`adopt`: a pool's card, of no player, becomes the zone's), with `enter` rules
-    (`guarded`: kernel.refused asks them of each card). What differs between
+    (`guarded`: kernel.refused asks them of each card), of an `area` (a card coming from a
+    zone of it, AREA, of the same player stays the same object: kernel.keeps). What differs between
     such zones and games, the maker's arguments, the mover reads from its closure (a local's
     speed; its code is shared). A move to a position (`at`) is the kernel's: rare, it keeps
     the per-card loop of the others free of a test."""
     lines = [
-        "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show):",
+        "def make(NAME, CAPACITY, UP, SCAN, HEARING, ENDS, check_end, show, AREA):",
         "  def move(g, env, cards, to, position='top', face=None, at=None):",
         "    if at is not None:",
         "        return move_at(g, env, cards, to, position, face, at)",
@@ -114,16 +123,25 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "            dest.append(cid)",
         "        else:",
         "            dest.insert(0, cid)",
-        "        zone_of[cid] = to  # a new object: no state, new face and controller",
-        "        g.flags[cid] = 0",
-        "        g.face[cid] = up",
-        "        g.controller[cid] = g.owner[cid]" if shared else "        g.controller[cid] = owned",
-        *(["        g.left_stamp[cid] = g.stamp[cid]"] if keeps_left else []),
-        *(["        if g.owner[cid] is None:", "            g.owner[cid] = owned"] if adopt else []),
-        "        g.stamp[cid] = g.clock = g.clock + 1",
-        "        if tidy:",
-        "            forget(g, cid)",
+        "        zone_of[cid] = to",
     ]
+    renew = [  # a new object: no state, new face and controller
+        "g.flags[cid] = 0",
+        "g.face[cid] = up",
+        "g.controller[cid] = g.owner[cid]" if shared else "g.controller[cid] = owned",
+        *(["g.left_stamp[cid] = g.stamp[cid]"] if keeps_left else []),
+        *(["if g.owner[cid] is None:", "    g.owner[cid] = owned"] if adopt else []),
+        "g.stamp[cid] = g.clock = g.clock + 1",
+        "if tidy:",
+        "    forget(g, cid)",
+    ]
+    if area:  # (kernel.keeps: the same object within the area)
+        lines += ["        if src.name in AREA and src.owner == to.owner:",
+                  "            if face is not None:",
+                  "                g.face[cid] = up",
+                  "        else:", *("            " + line for line in renew)]
+    else:
+        lines += ["        " + line for line in renew]
     fields = "{'card': cid, 'from_zone': src.name, 'to_zone': NAME, 'player': g.owner[cid]}"
     if heard:  # the card looks back at the zone it left, if an ability of it there could hear
         lines += ["        gone = ((cid, src.name),) if g.defs[cid].id in HEARING "

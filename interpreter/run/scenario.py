@@ -344,6 +344,10 @@ def _prop_expect(g: GameState, spec: dict) -> list[str]:
         return [str(e)]
     prop = spec["prop"]
     got = g.counter(cid, prop) if prop in g.game.ruleset.counters else g.get(cid, prop)
+    if prop == "host" and got is not None:  # a card: named as the log names it (name#id)
+        got = g.game.show(g, "card", got)
+        if _same(got, spec["value"]):
+            return []
     if got != spec["value"]:
         return [f"{spec['card']} ({g.defs[cid].name}) {spec['prop']}: "
                 f"expected {spec['value']!r}, got {got!r}"]
