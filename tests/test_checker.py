@@ -45,6 +45,7 @@ def run_body(text: str, ucb_decks):
     ("choose 1 t from battle(you) where kind; tap(t)", "TYPE"),
     ("draw(you, \"two\")", "TYPE"),
     ("count(hand(you))", "NOT-A-STATEMENT"),
+    ("put_on(top(hand(you)), self)", "NO-BENEATH-ZONE"),  # (ucb holds no cards beneath)
     ("move(self, hand)", "ZONE-OWNER"),
     ("self.power += 1 until end of game", "DURATION"),
 ])

@@ -38,7 +38,8 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
-    "attached": (("cards",), "cards"), "random": (("number",), "number"),
+    "attached": (("cards",), "cards"), "beneath": (("cards",), "cards"),
+    "random": (("number",), "number"),
     "heads": (("number",), "number"), "random_card": (("cards",), "cards"),
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),
@@ -280,6 +281,9 @@ class EffectChecker(Walker):
                 self._expr(a.value, False)
             return
         self._args(c, params)
+        if c.name == "put_on" and len(self.names.beneath) != 1:
+            self._add(c.span, "NO-BENEATH-ZONE", "put_on needs the one zone that holds the "
+                      "cards beneath others: give one zone `beneath: true`")
 
     def _args(self, c: A.Call, params: tuple[Param, ...]) -> None:
         by_name = {p.name: p for p in params}

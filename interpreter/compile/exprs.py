@@ -184,6 +184,11 @@ def _attached(g: GameState, value: Any) -> tuple[int, ...]:
     return tuple(sorted((c for c, h in g.host.items() if h == host), key=g.stamp.__getitem__))
 
 
+def _beneath(g: GameState, value: Any) -> tuple[int, ...]:
+    top = single(value)
+    return kernel.beneath(g, top) if g.under and type(top) is int else ()
+
+
 def _total(g: GameState, value: Any, prop: str) -> int:
     """A zone's total is kept for the state version: every player's heuristic asks for both
     players' boards."""
@@ -315,6 +320,7 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
+    "_beneath": _beneath,
     "_random": _random, "_heads": _heads, "_random_card": _random_card,
     "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
@@ -1202,6 +1208,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "other": lambda a: f"_other(g, {a[0]})",
     "playable": lambda a: f"_playable(g, {a[0]})",
     "attached": lambda a: f"_attached(g, {a[0]})",
+    "beneath": lambda a: f"_beneath(g, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "heads": lambda a: f"_heads(g, {a[0]})",
     "random_card": lambda a: f"_random_card(g, {a[0]})",

@@ -20,6 +20,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
     "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
     "attached": (1, 1, "the cards attached to a card, oldest first"),
+    "beneath": (1, 1, "the cards beneath a card (a stack: put_on), the nearest first"),
     "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
     "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),
     "heads": (1, 1, "the number of heads in n coin flips, each drawn from the match's RNG"),
@@ -41,6 +42,7 @@ class Names:
 
     zones: dict[str, bool] = field(default_factory=dict)  # name -> shared
     capped: set[str] = field(default_factory=set)  # the zones with a capacity
+    beneath: set[str] = field(default_factory=set)  # the zones that hold cards beneath others
     properties: set[str] = field(default_factory=set)
     states: set[str] = field(default_factory=set)
     enums: set[str] = field(default_factory=set)
@@ -94,6 +96,7 @@ ENGINE_EVENTS = {
     "looked": ("cards", "player"),
     "attached": ("card", "host"),
     "detached": ("card", "host"),
+    "put_on": ("card", "onto", "from_zone", "to_zone", "player"),
     "transformed": ("card", "name", "was"),
     "created": ("card", "to_zone"),
     "first_turn": ("player",),
@@ -119,6 +122,8 @@ def ruleset_names(raw: dict) -> Names:
     props = raw.get("properties") or {}
     names = Names(
         zones={z: bool((d or {}).get("shared")) for z, d in (raw.get("zones") or {}).items()},
+        beneath={z for z, d in (raw.get("zones") or {}).items()
+                 if isinstance(d, dict) and d.get("beneath") is True},
         capped={z for z, d in (raw.get("zones") or {}).items() if (d or {}).get("capacity")
                 is not None},
         properties=set(props),

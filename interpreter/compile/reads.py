@@ -92,7 +92,7 @@ class Reads(Walker):
             out.add("@turn")  # (a turn's end marks it; the next turn's number follows at once)
         elif n.name in self.names.zones:
             out.add(n.name)
-        elif n.name == "attached":
+        elif n.name in ("attached", "beneath"):  # (a stack's changes mark @host too)
             out.add("@host")
         return out
 

@@ -164,7 +164,7 @@ class RulesetBuilder:
             out[name] = ZoneDef(name, bool(d.get("shared")), bool(d.get("ordered")),
                                 d.get("visibility", "public"), d.get("face", "up"),
                                 d.get("capacity"), self._enter_rules(name, d.get("enter")),
-                                d.get("area"))
+                                d.get("area"), bool(d.get("beneath")))
         return out
 
     def _enter_rules(self, zone: str, rules: Any) -> tuple:

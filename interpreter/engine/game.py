@@ -475,4 +475,4 @@ def _printed_reader(pdef: PropDef, index: int, hiding_mask: int,
 
 _ENGINE_FIELD_TYPES = {"player": "player", "you": "player", "opponent": "player",
                        "winner": "player", "card": "cards", "cards": "cards", "ability": "any",
-                       "host": "cards"}  # (attached, detached)
+                       "host": "cards", "onto": "cards"}  # (attached, detached; put_on)

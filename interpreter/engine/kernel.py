@@ -39,7 +39,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from interpreter.engine import vm
-from interpreter.engine.state import CARD_READERS, Frame, GameState, ZoneRef, visible
+from interpreter.engine.state import CARD_READERS, Frame, GameState, TcgError, ZoneRef, visible
 
 
 # ---------- cards changing places ----------
@@ -81,13 +81,17 @@ def move(g: GameState, env: dict, cards: Any, to: ZoneRef, position: str = "top"
             dest.append(cid)
         else:
             dest.insert(0, cid)
+        below: tuple[int, ...] = ()
         if keeps(g, src, to):
             g.zone_of[cid] = to
             if face is not None:
                 g.face[cid] = up
         else:
+            below = beneath(g, cid) if g.under else ()
             _new_object(g, cid, to, up)
         _announce_move(g, cid, src, to, hearing)
+        if below:
+            carry(g, cid, below, to, up, hearing)
 
 
 def keeps(g: GameState, src: ZoneRef, to: ZoneRef) -> bool:
@@ -177,11 +181,15 @@ def swap(g: GameState, env: dict, a: Any, b: Any) -> None:
         g.epoch += 1
     hearing, zones = g.game.triggers_on.get("moved"), g.game.ruleset.zones
     for cid, src, to in ((x, zx, zy), (y, zy, zx)):
+        below: tuple[int, ...] = ()
         if keeps(g, src, to):
             g.zone_of[cid] = to
         else:
+            below = beneath(g, cid) if g.under else ()
             _new_object(g, cid, to, zones[to.name].face == "up")
         _announce_move(g, cid, src, to, hearing)
+        if below:
+            carry(g, cid, below, to, zones[to.name].face == "up", hearing)
 
 
 def _new_object(g: GameState, cid: int, to: ZoneRef, up: bool) -> None:
@@ -221,12 +229,103 @@ def forget(g: GameState, cid: int) -> None:
         for key in [k for k in g.counters if k[0] == cid]:
             del g.counters[key]
     g.known.pop(cid, None)
+    if g.under and g.under.pop(cid, None) is not None:  # it is beneath no card any more
+        g.marks["@host"] = g.version + 1
     if g.host:  # it no longer hosts anything, nor is it attached to anything
         hosted = [k for k, v in g.host.items() if v == cid]
         if g.host.pop(cid, None) is not None or hosted:
             for k in hosted:
                 del g.host[k]
             g.marks["@host"] = g.version + 1
+
+
+# ---------- stacks of cards ----------
+def beneath(g: GameState, top: int) -> tuple[int, ...]:
+    """The cards beneath card `top`, the nearest first: their order in the zone that holds
+    them (put_on puts each card going beneath on top of it)."""
+    cards = [c for c, t in g.under.items() if t == top]
+    if len(cards) < 2:
+        return tuple(cards)
+    return tuple(sorted(cards, key=lambda c: g.zones[g.zone_of[c]].index(c)))
+
+
+def put_on(g: GameState, env: dict, card: Any, onto: Any) -> None:
+    """Put card `card` (the first of `card`) on top of card `onto` (the first of `onto`, the
+    top of its stack): `card` takes `onto`'s place (zone and position) and `onto`, with the
+    cards beneath it, goes beneath `card`, into the ruleset's zone that holds cards beneath
+    others (`beneath: true`; `onto`'s owner's). `card` is a new object there (no states, the
+    zone's face, a new stamp), but it takes over the stack: `onto`'s counters, the cards
+    attached to `onto` and the card `onto` is attached to. `onto` is a new object beneath
+    (its states and modifiers forgotten). Nothing when either is no card, they are one card,
+    either is beneath a card already, or the zone's `enter` rules keep `card` out (refused).
+    The epoch grows when abilities work in a zone either leaves or enters; `put_on` is
+    announced (`card`, `onto`, `from_zone`, `to_zone`, `player`); the three zones, `@host` and
+    the counters taken over are marked; the win/loss rules that read them are asked."""
+    cards, tops = vm.as_cards(g, card)[:1], vm.as_cards(g, onto)[:1]
+    if not cards or not tops or cards == tops or cards[0] in g.under or tops[0] in g.under:
+        return
+    x, t = cards[0], tops[0]
+    zones, src, place = g.game.ruleset.zones, g.zone_of[cards[0]], g.zone_of[tops[0]]
+    holder = _holder(g, t)
+    if zones[place.name].enter and src is not place and (why := refused(g, x, place)) is not None:
+        refuse(g, x, place, why)
+        return
+    counters = {k[1]: n for k, n in g.counters.items() if k[0] == t}
+    hosted, host = [k for k, v in g.host.items() if v == t], g.host.get(t)
+    g.zones[src].remove(x)
+    dest = g.zones[place]
+    dest[dest.index(t)] = x
+    g.zones[holder].insert(0, t)
+    scan = g.game.scan_zone_set
+    if {src.name, place.name, holder.name} & scan:
+        g.epoch += 1
+    _new_object(g, x, place, zones[place.name].face == "up")
+    _new_object(g, t, holder, zones[holder.name].face == "up")
+    for c in [c for c, top in g.under.items() if top == t] + [t]:
+        g.under[c] = x
+    for name, n in counters.items():
+        g.counters[(x, name)] = n
+    for k in hosted:
+        g.host[k] = x
+    if host is not None:
+        g.host[x] = host
+    if not vm.quiet(g, "put_on"):
+        vm.emit(g, "put_on", {"card": x, "onto": t, "from_zone": src.name,
+                              "to_zone": place.name, "player": g.owner[x]})
+    channels = (src.name, place.name, holder.name, "@host", *(f"counter:{n}" for n in counters))
+    for channel in channels:
+        g.marks[channel] = g.version
+    check_end_on(g, *channels)
+
+
+def _holder(g: GameState, top: int) -> ZoneRef:
+    """The zone that holds the cards beneath `top`: the ruleset's `beneath` zone, its owner's."""
+    name = g.game.ruleset.beneath_zone
+    if name is None:
+        raise TcgError("put_on: no zone holds the cards beneath others "
+                       "(give one zone `beneath: true`)")
+    return ZoneRef(name, -1 if g.game.ruleset.zones[name].shared else g.owner[top])
+
+
+def carry(g: GameState, top: int, below: tuple[int, ...], to: ZoneRef, up: bool,
+          hearing: dict | None) -> None:
+    """The cards that were beneath `top`, which became a new object in zone `to`, go with it:
+    each is moved right below it there (nearest first, whatever the zone's capacity: they
+    are one stack), a new object as after any move (`moved` announced), beneath nothing."""
+    dest, scan = g.zones[to], g.game.scan_zone_set
+    for i, cid in enumerate(below, 1):
+        if cid not in g.under:  # (moved away by something that heard the top's move)
+            continue
+        src = g.zone_of[cid]
+        g.zones[src].remove(cid)
+        if top in dest:
+            dest.insert(dest.index(top) + i, cid)
+        else:
+            dest.append(cid)
+        if to.name in scan or src.name in scan:
+            g.epoch += 1
+        _new_object(g, cid, to, up)
+        _announce_move(g, cid, src, to, hearing)
 
 
 def drop_mods(g: GameState, cid: int) -> None:

@@ -22,6 +22,7 @@ class ZoneDef:
     enter: tuple[tuple[str, Any, str], ...] = ()
     # `area`: a move between zones of one area (of one player) keeps the card's object
     area: str | None = None
+    beneath: bool = False  # the zone holds the cards beneath others (stacks: put_on)
 
 
 @dataclass(frozen=True)
@@ -278,6 +279,11 @@ class Ruleset:
     raw: dict = field(default_factory=dict)
     timing: str = "windows"  # windows | priority (engine/priority.py)
     phrases: Any = None  # what people read (words/phrases.Phrases), never used by play
+
+    @property
+    def beneath_zone(self) -> str | None:
+        """The zone that holds the cards beneath others (`beneath: true`), if any."""
+        return next((z.name for z in self.zones.values() if z.beneath), None)
 
 
 def offered(rs: Ruleset, action: str) -> tuple[str, ...]:

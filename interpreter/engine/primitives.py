@@ -98,7 +98,8 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "    dest = zones[to]",
         *([] if shared else ["    owned = to.owner"]),
         # (nothing in the loop adds modifiers, counters, sightings or attachments)
-        "    tidy = g.mods or g.counters or g.known or g.host  # some card may have some to forget",
+        # (some card may have some to forget)
+        "    tidy = g.mods or g.counters or g.known or g.host or g.under",
         "    for cid in cards:",
         "        src = zone_of[cid]",
     ]
@@ -125,7 +126,8 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         "            dest.insert(0, cid)",
         "        zone_of[cid] = to",
     ]
-    renew = [  # a new object: no state, new face and controller
+    renew = [  # a new object: no state, new face and controller; the cards beneath follow it
+        "below = beneath(g, cid) if g.under else ()",
         "g.flags[cid] = 0",
         "g.face[cid] = up",
         "g.controller[cid] = g.owner[cid]" if shared else "g.controller[cid] = owned",
@@ -137,6 +139,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
     ]
     if area:  # (kernel.keeps: the same object within the area)
         lines += ["        if src.name in AREA and src.owner == to.owner:",
+                  "            below = ()",
                   "            if face is not None:",
                   "                g.face[cid] = up",
                   "        else:", *("            " + line for line in renew)]
@@ -156,6 +159,7 @@ def _mover_maker(full: bool, shared: bool, into_play: bool, heard: bool, to_ends
         lines.append("        check_end(g)")
     elif ends:
         lines += ["        if src.name in ENDS:", "            check_end(g)"]
+    lines += ["        if below:", "            carry(g, cid, below, to, up, HEARING)"]
     lines.append("  return move")
     return _maker(lines)
 
@@ -246,7 +250,7 @@ def _maker(lines: list[str]) -> Callable[..., Callable]:
     namespace: dict[str, Any] = {"as_cards": vm.as_cards, "forget": kernel.forget, "emit": vm.emit,
                  "quiet": vm.quiet, "label": kernel.zone_label, "move_at": kernel.move,
                  "drop_mods": kernel.drop_mods, "refused": kernel.refused,
-                 "refuse": kernel.refuse}
+                 "refuse": kernel.refuse, "beneath": kernel.beneath, "carry": kernel.carry}
     exec(compile("\n".join(lines) + "\n", "<primitive>", "exec"), namespace)  # noqa: S102 (ours)
     return namespace["make"]
 
@@ -521,6 +525,9 @@ PRIMITIVES: dict[str, Primitive] = {
                       "new cards made from the definitions of cards (not their states or modifiers)"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
+    "put_on": Primitive(kernel.put_on, (P("card", "cards"), P("onto", "cards")),
+                        "put a card on top of another: it takes the stack's place, counters and "
+                        "attachments; the covered card goes beneath it (beneath(card))"),
     "attach": Primitive(attach, (P("card", "cards"), P("host", "cards")),
                         "attach cards to a host card; attached(host) lists them, oldest first"),
     "offer": Primitive(offer, (P("player", "player"), P("action", "action")),

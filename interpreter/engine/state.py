@@ -221,7 +221,7 @@ class GameState:
         "stamp", "res", "turn", "turn_player", "phase", "frames", "pending", "queue",
         "decision", "result", "_rng", "_rng_shared", "chance", "version", "mods", "counts", "log",
         "clock", "steps",
-        "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "home", "_statics",
+        "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "under", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
         "queues", "left_stamp", "stack", "unasked",
@@ -274,6 +274,7 @@ class GameState:
         self.memo_version = -1
         self.atomic = 0  # depth of `simultaneously` blocks: win/loss checks wait
         self.host: dict[int, int] = {}  # attached card -> the card it is attached to
+        self.under: dict[int, int] = {}  # card beneath others -> the top of its stack (put_on)
         self.home: list[str] = []  # the zone each card started in (its pool: deck, extra...)
         self._statics: tuple[int, dict] | None = None
         limits = game.ruleset.limits
@@ -425,6 +426,7 @@ class GameState:
         g.memo, g.memo_version = {}, -1
         g.atomic = self.atomic
         g.host = dict(self.host)
+        g.under = dict(self.under) if self.under else {}
         g.home = list(self.home)
         g._statics = self._statics
         g.turn_limit, g.board = self.turn_limit, self.board

@@ -123,7 +123,7 @@ def distinct_cards(g: GameState, cards: tuple[int, ...], player: int) -> tuple[i
     if len(cards) < 2:
         return cards
     defs = g.defs
-    plain = not (g.mods or g.counters or g.host)  # no card marked (_unmerged)
+    plain = not (g.mods or g.counters or g.host or g.under)  # no card marked (_unmerged)
     marked = None  # the marked cards, once looked up (marked_cards)
     first: dict = {}  # printed card -> its first card here, or its classes here (kept_copy)
     out = []
@@ -170,7 +170,7 @@ def kept_copy(g: GameState, first: dict, i: int, c: int, player: int) -> bool:
     The cards never merged (_unmerged) are found once per list of cards: `first[None]`."""
     classes = first[i]
     marked: Any = _NONE
-    if g.mods or g.counters or g.host:
+    if g.mods or g.counters or g.host or g.under:
         marked = first.get(None)
         if marked is None:
             marked = first[None] = _unmerged(g)
@@ -235,13 +235,14 @@ _first = itemgetter(0)  # a modifier's or a counter key's card
 
 def _unmerged(g: GameState) -> set | frozenset:
     """Cards never merged: with modifiers, counters (not at 0: a counter back at 0 is as none)
-    or attachments of their own."""
-    if not (g.mods or g.counters or g.host):
+    or attachments of their own, or cards beneath them."""
+    if not (g.mods or g.counters or g.host or g.under):
         return _NONE
     marked = set(map(_first, g.mods))  # (map: no Python frame per item, as a comprehension)
     marked.update(card for (card, _name), n in g.counters.items() if n)
     marked.update(g.host)
     marked.update(g.host.values())
+    marked.update(g.under.values())
     return marked
 
 

@@ -97,7 +97,7 @@ class Render(Walker):
             return self.say("swap", a=v.get("a", ""), b=v.get("b", ""))
         if name in ("move", "shuffle", "set", "change", "assign", "reveal", "look", "win", "lose",
                     "draw_game", "first_turn", "transform", "detach", "copy", "attach",
-                    "resolve"):
+                    "put_on", "resolve"):
             return self.say(name, **v)
         return self._default_call(name, list(v.values()))
 
