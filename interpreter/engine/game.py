@@ -43,7 +43,10 @@ class Game:
         self.reference = reference
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
-        self.end_check = ruleset.end_check  # (see vm.check_end)
+        # (see vm.check_end) under `state_checks: priority` asked by engine/priority.py only
+        deferred = ruleset.state_checks == "priority"
+        self.end_check = None if deferred else ruleset.end_check
+        self.priority_check = ruleset.end_check if deferred else None
         self.cards = cards
         self.tokens = tokens
         # what `create` makes, by name: the ruleset's tokens and the cards of its card sets

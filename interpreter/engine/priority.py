@@ -51,6 +51,9 @@ class Priority(Instr):
 
     @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
+        check = g.game.priority_check  # (state_checks: priority: the win/loss rules, now)
+        if check is not None and g.clean_at != g.version:
+            check(g)
         if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         env = f.env
