@@ -209,6 +209,8 @@ class Game:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
                 self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (
                     idx, a, (a.kind, a.key), a.zones or self.ability_zone_set))  # (see works)
+        for event in self.ruleset.delayed_events:  # heard (engine/delayed.py), by no card
+            self.triggers_on.setdefault(event, {})
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}
