@@ -170,6 +170,18 @@ class EffectChecker(Walker):
     def _together(self, s: A.Together) -> None:
         self.body(s.body)
 
+    @_stmt.on(A.Delayed)
+    def _delayed(self, s: A.Delayed) -> None:
+        """A delayed trigger: its condition and body see the effect's names and the event's
+        (which win); names its body binds stay inside it."""
+        self._event(s.span, s.event)
+        outer = dict(self.scope)
+        self.scope.update(self._event_fields(s.event))
+        self._cond(s.cond)
+        self.body(s.body)
+        self.scope.clear()
+        self.scope.update(outer)
+
     @_stmt.on(A.Choose)
     def _choose(self, s: A.Choose) -> None:
         self._want(s.count, {"number"}, "the count of 'choose' must be a number")

@@ -190,8 +190,8 @@ class _Effects(Walker):
         self.body(s.then, mult, scope)
         self.body(s.orelse, mult, scope)
 
-    @stmt.on(A.May, A.Together)
-    def _block(self, s: A.May | A.Together, mult: float, scope: dict) -> None:
+    @stmt.on(A.May, A.Together, A.Delayed)
+    def _block(self, s: A.May | A.Together | A.Delayed, mult: float, scope: dict) -> None:
         self.body(s.body, mult, scope)
 
     @stmt.on(A.Choose)

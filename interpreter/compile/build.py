@@ -53,6 +53,8 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc], reference: bool = False,
             cards[name] = d
             defined.setdefault(name, builder)
     tokens = CardBuilder(rb, ruleset_doc, next_id).tokens(ruleset.tokens or {})
+    _check_delayed(rb)
+    ruleset.delayed_events = frozenset(rb.compiler.delayed_events)
     _check_pools(rb, ruleset, rb.names.cards)
     _check_token_names(rb, tokens, cards, defined)
     if any(d.severity == "error" for d in rb.diags):
@@ -63,6 +65,15 @@ def build_game(ruleset_doc: Doc, card_docs: list[Doc], reference: bool = False,
                 _note_reads(rb, ruleset, modified), reference, rb.texts.creates)
     game.warnings = list(rb.diags)  # (warnings only: they do not stop a match)
     return game
+
+
+def _check_delayed(rb: RulesetBuilder) -> None:
+    """A delayed trigger becomes an ability of the card whose text sets it up: the ruleset's
+    own texts (verbs, actions, phases) have no card to hold one."""
+    for at, _span in rb.compiler.misplaced:
+        rb.diags.append(rb.doc.diag(at or (), "DELAYED",
+                                    "a delayed trigger (`at next ...`) is set up by a card's text",
+                                    "write it in the card's effect or ability"))
 
 
 def _card_names(card_docs: list[Doc]) -> set[str]:

@@ -75,12 +75,18 @@ class CardBuilder(Walker):
 
     def _card(self, at: tuple, name: str, card: dict, props: dict) -> CardDef:
         abilities = []
+        delays: list = []  # (the delayed triggers its texts set up)
+        self.rb.compiler.delays = delays
         for j, _text in enumerate(card.get("abilities") or ()):
             ability = self.ability((*at, "abilities", j), name)
             if ability is not None:
                 abilities.append(ability)
         effect = self._effect((*at, "effect"), name, target_scope(card)) \
             if card.get("effect") else ()
+        self.rb.compiler.delays = None
+        for instr, ability in delays:  # each its ability of the card, after those it declares
+            instr.index = len(abilities)
+            abilities.append(ability)
         condition = None
         if card.get("condition"):
             tree = self.texts.read((*at, "condition"), "cond")

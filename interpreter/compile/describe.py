@@ -56,6 +56,10 @@ class _Describer(Walker):
     def _block(self, s: A.ForEach | A.Repeat | A.Together | A.May) -> list[str]:
         return self._all(s.body)
 
+    @steps.on(A.Delayed)
+    def _delayed(self, s: A.Delayed) -> list[str]:
+        return [f"at the next {s.event}"]
+
     @steps.on(A.Let, A.Settle)
     def _bookkeeping(self, s: A.Let | A.Settle) -> list[str]:
         return []

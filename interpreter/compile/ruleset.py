@@ -80,6 +80,7 @@ class RulesetBuilder:
             path=self.doc.path, raw=raw,
         )
         rs.timing = raw.get("timing", "windows")
+        rs.state_checks = self._state_checks(rs.timing)
         rs.properties = {n: replace(p, formula=self._formula(n)) if p.type == "number" else p
                          for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
@@ -483,6 +484,17 @@ class RulesetBuilder:
         if tree is None:
             return requires, trees
         return (*requires, (speed, self.compiler.exprs.compile(tree))), trees
+
+    def _state_checks(self, timing: str) -> str:
+        """When the win/loss rules are asked: after every atomic step (`event`), or only when
+        a player would receive priority (`priority`, Magic's 704.3: under `timing: priority`)."""
+        checks = self.raw.get("state_checks", "event")
+        if checks == "priority" and timing != "priority":
+            self.diags.append(self.doc.diag(("state_checks",), "STATE-CHECKS",
+                                            "`state_checks: priority` needs `timing: priority`",
+                                            "add `timing: priority`, or remove `state_checks`"))
+            return "event"
+        return checks
 
     def _stack_ends(self, name: str, d: dict) -> tuple[tuple, tuple]:
         """Under `timing: priority`, an action with `stack: true` chooses its card's targets

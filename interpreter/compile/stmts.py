@@ -17,6 +17,8 @@ from interpreter.compile.names import Names
 from interpreter.compile.straight import InlineVerb, PyGen
 from interpreter.engine import instructions as I
 from interpreter.engine import picks
+from interpreter.engine.delayed import Delay
+from interpreter.engine.model import AbilityDef
 from interpreter.engine.primitives import FRAMING, HANDING, PRIMITIVES, Param
 from interpreter.engine.state import GameState
 from interpreter.lang import ast as A
@@ -49,6 +51,12 @@ class StmtCompiler(Walker):
         # while compiling a run's VM instructions: what its function needs to hand over to
         # them midway (each loop's env key; after each verb call, where the VM goes on)
         self.sites: list | None = None
+        # delayed triggers (engine/delayed.py): the events they wait for, in any text; those of
+        # the card being built, each with the ability it adds to the card (None: not a card's
+        # text); and those found in the ruleset's texts (where, span): an error
+        self.delayed_events: set[str] = set()
+        self.delays: list[tuple[Delay, AbilityDef]] | None = None
+        self.misplaced: list[tuple[tuple | None, Any]] = []
 
     def body(self, stmts: A.Body, head: tuple = (), tail: tuple = ()) -> tuple:
         """`head` and `tail`: instructions (events) before and after the statements."""
@@ -305,6 +313,20 @@ class StmtCompiler(Walker):
     @stmt.on(A.Settle)
     def _settle(self, s: A.Settle, code: list) -> None:
         code.append(I.Settle())
+
+    @stmt.on(A.Delayed)
+    def _delayed(self, s: A.Delayed, code: list) -> None:
+        """A delayed trigger: the statement sets it up; its body becomes an ability of the card
+        whose text holds it (compile/cards.py adds `delays` to the card)."""
+        instr = Delay(s.event, None if s.cond is None else self.exprs.compile(s.cond))
+        body = self.body(s.body)
+        self.delayed_events.add(s.event)
+        if self.delays is None:
+            self.misplaced.append((self.at, s.span))
+        else:
+            text = f"at next {s.event}" + ("" if s.cond is None else " (where ...)")
+            self.delays.append((instr, AbilityDef("delayed", s.event, None, (), body, text=text)))
+        code.append(instr)
 
     @stmt.on(A.Together)
     def _together(self, s: A.Together, code: list) -> None:

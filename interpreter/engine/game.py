@@ -43,7 +43,10 @@ class Game:
         self.reference = reference
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
-        self.end_check = ruleset.end_check  # (see vm.check_end)
+        # (see vm.check_end) under `state_checks: priority` asked by engine/priority.py only
+        deferred = ruleset.state_checks == "priority"
+        self.end_check = None if deferred else ruleset.end_check
+        self.priority_check = ruleset.end_check if deferred else None
         self.cards = cards
         self.tokens = tokens
         # what `create` makes, by name: the ruleset's tokens and the cards of its card sets
@@ -206,6 +209,8 @@ class Game:
                     self.static_keys.setdefault(a.kind, set()).add(a.key)
                 self.keyed_abilities[d.id] = (*self.keyed_abilities.get(d.id, ()), (
                     idx, a, (a.kind, a.key), a.zones or self.ability_zone_set))  # (see works)
+        for event in self.ruleset.delayed_events:  # heard (engine/delayed.py), by no card
+            self.triggers_on.setdefault(event, {})
         # per action that some card could forbid or permit, the (kind, key) pairs of the
         # abilities that would; other actions never look at cards' abilities
         self.guard_keys: dict[str, tuple[tuple[str, str], ...]] = {}

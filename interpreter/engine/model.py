@@ -266,6 +266,8 @@ class Ruleset:
     setup: Code = ()
     end_rules: tuple[LossRule, ...] = ()
     end_check: Callable[[Any], None] | None = None  # all of them at once: see vm.check_end
+    delayed_events: frozenset[str] = frozenset()  # the events delayed triggers wait for
+    state_checks: str = "event"  # event: after every atomic step | priority: before priority
     state_rules: tuple[StateRule, ...] = ()
     heuristic: ExprFn | None = None  # how good the state looks for `you` (search agents)
     heuristic_reads: frozenset[str] | None = None  # its change channels (compile/reads.py)

@@ -2,10 +2,11 @@
 on a shared stack and resolve last in, first out.
 
 An object on `g.stack` is a tuple `(kind, card, controller, data)`:
-- `("spell", card, controller, (action, None, targets))`: an action with `stack: true` taken
-  with a card; it resolves as the card's own `effect`, then the action's `resolve`;
-- `("ability", card, controller, (action, index, targets))`: such an action taken with an
-  activated ability; it resolves as the ability's body;
+- `("spell", card, controller, (action, None, targets, names))`: an action with `stack: true`
+  taken with a card; it resolves as the card's own `effect`, then the action's `resolve`;
+- `("ability", card, controller, (action, index, targets, names))`: such an action taken with
+  an activated ability; it resolves as the ability's body, which sees the variables its cost
+  chose (`names`: `(name, value)` pairs, the {X} of a cost; () for a spell);
 - `("trigger", card, controller, trig)`: a triggered ability (`trig` as triggers.pending holds
   it); it resolves as triggers.push_trigger starts it. One whose ability declares targets
   carries them as the last of its fields, `(TARGETS, targets)`: `AWAITING` (targets None)
@@ -50,6 +51,9 @@ class Priority(Instr):
 
     @inline_settle
     def run(self, g: GameState, f: Frame) -> None:
+        check = g.game.priority_check  # (state_checks: priority: the win/loss rules, now)
+        if check is not None and g.clean_at != g.version:
+            check(g)
         if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
         env = f.env
@@ -277,11 +281,32 @@ class PutOnStack(Instr):
             env["#paid"] = True
             cost = g.defs[card].abilities[idx].cost
             if cost:
-                g.frames.append(Frame(cost, vm.effect_env(g, card, player), "block"))
+                g.frames.append(Frame((*cost, KEEP_NAMES), vm.effect_env(g, card, player), "block"))
                 return
         f.pc += 1
         kind = "spell" if idx is None else "ability"
-        push_object(g, (kind, card, player, (self.action, idx, env.get("#targets", ()))))
+        push_object(g, (kind, card, player,
+                        (self.action, idx, env.get("#targets", ()), env.pop(KEPT, ()))))
+
+
+KEPT = "#kept"  # (in an action's env: the variables its ability's cost chose)
+
+
+class KeepNames(Instr):
+    """The tail of an activated ability's cost paid as it goes on the stack: the variables
+    the cost chose (an {X}) are handed to the action below, so that the object keeps them
+    and its body sees them when it resolves."""
+
+    __slots__ = ()
+
+    def run(self, g: GameState, f: Frame) -> None:
+        f.pc += 1
+        base = ("self", "you", "opponent")
+        g.frames[-2].env[KEPT] = tuple((k, v) for k, v in f.env.items()
+                                       if k not in base and not k.startswith("#"))
+
+
+KEEP_NAMES = KeepNames()
 
 
 def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
@@ -327,7 +352,7 @@ def resolve_top(g: GameState) -> None:
     if kind == "trigger":
         resolve_trigger(g, data)
         return
-    name, idx, targets = data
+    name, idx, targets, names = data
     adef: ActionDef = g.game.ruleset.actions[name]
     bound = still_legal(g, declared(g, card, idx), card, controller, targets, {})
     action = vm.effect_env(g, None, controller)
@@ -339,6 +364,7 @@ def resolve_top(g: GameState) -> None:
     # (an ability's cost was paid as it went on the stack: PutOnStack)
     body = g.defs[card].effect if idx is None else g.defs[card].abilities[idx].effect
     env = vm.effect_env(g, card, controller)
+    env.update(names)
     env.update(bound)
     g.frames.append(Frame(body, env, "block"))  # (its end is the resolve code's, below)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, NoReturn
 
-from interpreter.engine import limits, repetition, triggers
+from interpreter.engine import delayed, limits, repetition, triggers
 from interpreter.engine.state import (
     Decision,
     Frame,
@@ -265,6 +265,8 @@ def emit(g: GameState, name: str, fields: dict, lookback: tuple = (), ref: str =
         if private_to is not None:
             record["private"] = f"P{private_to + 1}"
         g.log.append(record)
+    if g.delayed:  # (one-shot abilities effects set up: engine/delayed.py)
+        delayed.heard(g, name, fields)
     index = g.game.triggers_on.get(name)
     if index is None:
         return
@@ -295,7 +297,7 @@ def quiet(g: GameState, name: str, lookback: tuple | None = None,
     event reports a change: `changed`, as for emit), done here, and the caller gathers no
     fields for emit."""
     if g.log is not None or name in g.game.triggers_on and (
-            lookback or ("trigger", name) in live_statics(g)):
+            lookback or g.delayed or ("trigger", name) in live_statics(g)):
         return False
     if changed:
         g.version += 1

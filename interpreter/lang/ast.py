@@ -214,7 +214,19 @@ class Together:
     body: tuple[Stmt, ...]
 
 
-Stmt = Union[Call, If, May, Choose, ChooseValue, ChooseMode, ForEach, Repeat, Let, Modify, Settle, Together]  # noqa: UP007 (forward references)
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """`at next EVENT where COND { ... }`: a triggered ability the effect sets up, which
+    triggers once, at the next EVENT for which COND holds (a delayed trigger)."""
+
+    span: Span
+    event: str
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+
+
+Stmt = Union[Call, If, May, Choose, ChooseValue, ChooseMode, ForEach, Repeat, Let, Modify,  # noqa: UP007
+             Settle, Together, Delayed]  # (forward references)
 Body = tuple[Stmt, ...]
 
 

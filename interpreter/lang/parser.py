@@ -198,6 +198,9 @@ class _ToAst(Transformer):
     def together_stmt(self, span, c):
         return A.Together(span, c[0])
 
+    def delay_stmt(self, span, c):
+        return A.Delayed(span, c[0], c[1] if len(c) == 3 else None, c[-1])
+
     # expressions
     def filter(self, span, c):
         return A.Filter(span, c[0], c[1])

@@ -158,6 +158,15 @@ class Render(Walker):
     def _together(self, s: A.Together) -> str:
         return self.say("together", body=self.body(s.body))
 
+    @stmt.on(A.Delayed)
+    def _delayed(self, s: A.Delayed) -> str:
+        event = self.phrases.get("names", s.event, self.lang) or readable(s.event)
+        self._fields(s.event)
+        if s.cond is not None:
+            return self.say("delayed_if", event=event, cond=self.expr(s.cond),
+                            body=self.body(s.body))
+        return self.say("delayed", event=event, body=self.body(s.body))
+
     @stmt.on(A.May)
     def _may(self, s: A.May) -> str:
         if s.by is not None:
