@@ -141,6 +141,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="paired ablation: play the same seeds again with every OLD card in deck A "
                           "replaced by NEW (repeatable), and report the change in deck A's win rate "
                           "(with --out: OUT/swap/ and OUT/ablation.json)")
+    sim.add_argument("--check-skill", nargs="?", const="", default=None, metavar="N|P%",
+                     help="play the first N matches (or P%%; default 20%%, at least 20) again with "
+                          "4× the agents' budget (random, first: default:8) and say whether the "
+                          "conclusions hold (the deck winner, the IWD sign of each deck's strongest "
+                          "and weakest card); with --out: OUT/skill/ and OUT/skill.json "
+                          "(docs/BALANCE.md)")
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
     _add_schema(sub)
@@ -383,6 +389,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise TcgError("give either --deck (one pair) or --decks DIR (a round robin), not both")
     if args.decks and args.swap:
         raise TcgError("--swap changes deck A of one pair: use it with --deck, not --decks")
+    if args.decks and args.check_skill is not None:
+        raise TcgError("--check-skill checks one pair: use it with --deck, not --decks")
     agents = [a.strip() for a in args.agents.split(",")]
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
@@ -395,11 +403,18 @@ def _simulate(args: argparse.Namespace) -> int:
             else:
                 plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns)
                 changed = swapped(plan, args.swap, out, args.resume) if args.swap else None
+                skill = _skill_plan(plan, args.check_skill, out, args.resume)
                 run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,
                                args.address)
                 if changed is not None:
                     other = simulate(changed, args.workers, args.backend, out / SWAP_DIR if out else None,
                                      args.resume, args.chunk, progress, args.address)
+                checked = None
+                if skill is not None:
+                    began = time.perf_counter()
+                    strong = simulate(skill[0], args.workers, args.backend, skill[1], args.resume,
+                                      args.chunk, progress, args.address)
+                    checked = _skill_check(run, strong, time.perf_counter() - began, out)
     except KeyboardInterrupt:
         if out is not None:
             print(f"the matches played so far are in {out}; run the same command with --resume "
@@ -411,10 +426,28 @@ def _simulate(args: argparse.Namespace) -> int:
         render_round_robin(rr, args.ruleset, seconds, written)
         return 1 if rr.errors() else 0
     written = _plot(lambda: plots.simulation(out, run.summary, run.cards)) if out is not None else []
-    render(run, seconds, written)
+    render(run, seconds, written, skill=checked)
     if changed is not None:
         _ablation(run, other, out)
-    return 1 if run.summary["errors"]["count"] else 0
+    return 1 if run.summary["errors"]["count"] or checked and checked["errors"] else 0
+
+
+def _skill_plan(plan, asked: str | None, out: Path | None, resume: bool):
+    """--check-skill: the check's plan and folder (None without the flag); errors before any match."""
+    if asked is None:
+        return None
+    from interpreter.run.skill import check_out, sample_size, skilled
+
+    return skilled(plan, sample_size(plan.games, asked or None)), check_out(out, resume)
+
+
+def _skill_check(run, strong, seconds: float, out: Path | None) -> dict:
+    from interpreter.run.skill import check, write_check
+
+    doc = check(run, strong, seconds)
+    if out is not None:
+        write_check(out, doc)
+    return doc
 
 
 def _ablation(run, changed, out: Path | None) -> None:

@@ -74,3 +74,40 @@ def test_an_action_that_shuffles_waits_for_a_chance_node_that_seeds_it():
         assert not child.is_chance_node()
         hands.add(tuple(np.array(child.observation_tensor(player))))
     assert len(hands) > 1
+
+
+def test_default_is_an_opponent_bot_that_beats_uniform_random():
+    """spiel.bot(seat) plays `default` in that seat for evaluate_bots; seats swapped."""
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+    game = spiel.load("ucb")
+    wins = 0
+    for seed in range(4):
+        seat = seed % 2
+        bots = [spiel.bot(seat), UniformRandomBot(1 - seat, np.random.RandomState(seed))]
+        returns = evaluate_bots(game.new_initial_state(), bots[::-1] if seat else bots,
+                                np.random.RandomState(seed))
+        wins += returns[seat] == 1.0
+    assert wins >= 3
+
+
+def test_an_agent_bot_plays_the_same_for_the_same_history_and_only_legal_ids():
+    game = spiel.load("ucb", turns=4)
+    for name in ("default", "greedy"):
+        played = []
+        for _ in range(2):
+            state, bots, moves = game.new_initial_state(), [spiel.bot(0, name), spiel.bot(1, name)], []
+            state.apply_action(9)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(0)
+                    continue
+                action = bots[state.current_player()].step(state)
+                assert action in state.legal_actions()
+                moves.append(action)
+                state.apply_action(action)
+            played.append(moves)
+        assert played[0] == played[1] and played[0]
+    with pytest.raises(Exception, match="unknown agent 'nobody'"):
+        spiel.bot(0, "nobody")

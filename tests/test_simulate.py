@@ -49,6 +49,9 @@ def test_cli_reports_and_ends_with_a_result_line(one_worker):
     last = r.stdout.strip().splitlines()[-1]
     assert re.match(r"result: A .+ \d+\.\d% \[\d+\.\d–\d+\.\d%\], B .+, draws \d+\.\d%, timeouts "
                     r"\d+\.\d%, first player [+-]\d+\.\d pts, errors 0 — 20 games$", last), last
+    # (the players behind the figures, with their budgets: no --agents is default's)
+    assert re.search(r"^agents: A .+ played by default \(worlds=2\), B .+ played by default "
+                     r"\(worlds=2\)$", r.stdout, re.M), r.stdout
     for shown in ("95% CI", "first player wins", "game length in turns: mean", "game length in "
                   "decisions", "how games ended", "timeouts: turn limit", "lead changes"):
         assert shown in r.stdout
@@ -66,6 +69,8 @@ def test_out_writes_results_and_summaries(one_worker):
     assert all(r["seats"] == (["B", "A"] if r["match"] % 2 else ["A", "B"]) for r in recs)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["games"] == 20 and summary["errors"]["count"] == 0
+    assert {k: a["described"] for k, a in summary["agents"].items()} == \
+        {"A": "default (worlds=2)", "B": "default (worlds=2)"}
     wins = summary["decks"]["A"]["win"]["count"] + summary["decks"]["B"]["win"]["count"]
     assert wins + summary["draw"]["count"] + summary["timeouts"]["count"] == 20
     csv = (out / "summary.csv").read_text(encoding="utf-8").splitlines()

@@ -11,6 +11,12 @@ cannot stop there, so an action is first tried on a copy: one that draws nothing
 as tried, one that draws waits for its chance node.) Players act with the ids and
 observations of layout.py; the observation tensor and string of a player show only what that
 player may see. Returns: +1 / -1, 0 for a draw.
+
+An opponent: `spiel.bot(player)` is a pyspiel.Bot that plays `default` (or any tcg agent,
+`spiel.bot(1, "greedy")`) in that seat, for `evaluate_bots`:
+
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> evaluate_bots(game.new_initial_state(), [my_bot, spiel.bot(1)], np.random.default_rng(0))
 """
 
 from __future__ import annotations
@@ -196,6 +202,55 @@ class Observer:
         from interpreter.run.narrate import board
 
         return board(state.match.g.observation(player, options=False))
+
+
+class AgentBot(pyspiel.Bot):
+    """A seat of the tcg game played by a tcg agent (`default`, the default; any name `tcg play
+    --agents` takes: "greedy", "mcts:200", "random"...), for OpenSpiel's `evaluate_bots` and
+    the like: an opponent to measure a learned policy against.
+
+    The agent answers from the engine's state inside the OpenSpiel state (a search agent
+    reads it only through determinized copies, as everywhere) and its option becomes that
+    decision's action id; an option with no id (past the layout's `choices`) is replaced by
+    the lowest legal id. The agent is made anew for each match, seeded from the deal's seed as
+    `tcg play --seed N --agents` seeds it (N*1000 + seat), so a bot plays the same for the
+    same history."""
+
+    def __init__(self, player: int, agent: str = "default") -> None:
+        from interpreter.agents.basic import make_agent
+
+        super().__init__()
+        self.player, self.agent_name = player, agent
+        self._seed: int | None = None
+        self._agent: Any = make_agent(agent, player)  # (a bad name fails here)
+
+    def step(self, state: TcgState) -> int:
+        from interpreter.agents.basic import make_agent
+        from interpreter.agents.protocol import decide
+
+        if state.match is None or state.current_player() != self.player:
+            raise pyspiel.SpielError(f"AgentBot of P{self.player + 1} asked to act where it does "
+                                     "not decide")
+        deal = state.history()[0]
+        if deal != self._seed:
+            self._seed, self._agent = deal, make_agent(self.agent_name, deal * 1000 + self.player)
+        legal = state._legal()
+        index = decide(self._agent, state.match.g, self.player)[0]
+        return next((i for i, a in sorted(legal.items()) if a.index == index), min(legal))
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass  # (the agent is made anew from the deal's seed when a new match reaches it)
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass  # (the agent reads the state it is given; it keeps no history of its own)
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def bot(player: int, agent: str = "default") -> AgentBot:
+    """A bot for `player` (0 or 1) playing the tcg agent `agent`: `default` unless named."""
+    return AgentBot(player, agent)
 
 
 def load(ruleset: str | None = None, seeds: int = 1000, turns: int = 0) -> pyspiel.Game:

@@ -99,6 +99,9 @@ def mcnemar(b: int, c: int) -> float:
 
 
 def write_ablation(out: Path, plan, result: dict) -> None:
+    from interpreter.run.simulate import agents_doc
+
     doc = {"deck": plan.names[0], "swaps": [list(s) for s in plan.swaps], **result,
+           "agents": agents_doc(plan),
            "method": "paired by seed; exact McNemar test, Wilson interval on the discordant pairs"}
     outputs.write_json(out / ABLATION_JSON, doc)

@@ -81,17 +81,19 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f} pts"
 
 
-def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
-    """The report: tables on stdout, closing with one plain `result:` line."""
+def render(run, seconds: float, plots: Sequence[Path] = (), out=None, skill: dict | None = None
+           ) -> None:
+    """The report: tables on stdout, closing with one plain `result:` line; `skill`: what
+    --check-skill found (run/skill.py), shown just before it."""
     s, plan = run.summary, run.plan
     console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
     n = s["completed"]
     head = (f"{plan.ruleset}: {s['games']} games ({n} completed, {s['errors']['count']} errors), "
-            f"seed {plan.seed}..{plan.seed + plan.games - 1}, agents {plan.agents[0]} (A) vs "
-            f"{plan.agents[1]} (B); {run.ran} played in {seconds:.1f} s")
+            f"seed {plan.seed}..{plan.seed + plan.games - 1}; {run.ran} played in {seconds:.1f} s")
     if run.ran < s["games"]:
         head += f", {s['games'] - run.ran} from --resume"
-    console.print(head, highlight=False)
+    console.print(head, highlight=False, markup=False)
+    console.print(agents_line(s), highlight=False, markup=False)
 
     t = Table(title="outcomes (95% Wilson intervals)", title_justify="left")
     for col, just in (("", "left"), ("games", "right"), ("rate", "right"), ("95% CI", "right"),
@@ -154,7 +156,35 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
         console.print(f"  reproduce one: {first}", highlight=False, markup=False)
     if plots:
         console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
+    if skill is not None:
+        render_skill(console, skill)
     print(result_line(s), file=out or sys.stdout, flush=True)
+
+
+def render_skill(console: Console, doc: dict) -> None:
+    """--check-skill: each conclusion beside the stronger play's figure, then the verdict."""
+    from interpreter.run.skill import verdict
+
+    who = ", ".join(f"{key} by {a['described']}" for key, a in doc["agents"].items())
+    t = Table(title=Text(f"skill check: seeds {doc['seeds'][0]}..{doc['seeds'][1]} played again with "
+                         f"{doc['factor']}× the budget, {who}; {doc['seconds']:.1f} s"),
+              title_justify="left")
+    for col in ("conclusion", "this run", "stronger play", "holds"):
+        t.add_column(col)
+    for row in doc["conclusions"]:
+        holds = {True: "yes", False: "NO", None: "not measured"}[row["holds"]]
+        t.add_row(*(Text(x) for x in (row["conclusion"], row["run"], row["stronger"], holds)))
+    console.print(t)
+    if doc["errors"]:
+        console.print(f"{doc['errors']} of the check's matches raised errors (see its results)",
+                      highlight=False, markup=False)
+    console.print(verdict(doc), highlight=False, markup=False)
+
+
+def agents_line(s: dict) -> str:
+    """Who played each deck, with their budgets: every figure below is these players'."""
+    return "agents: " + ", ".join(f"{key} {s['decks'][key]['name']} played by {a['described']}"
+                                  for key, a in s["agents"].items())
 
 
 def result_line(s: dict) -> str:
@@ -173,6 +203,7 @@ def render_round_robin(rr, ruleset: str, seconds: float, plots: Sequence[Path] =
     played = sum(run.ran for run in rr.runs.values())
     console.print(f"{ruleset}: round robin of {len(rr.names)} decks, {len(rr.runs)} pairs, {games} games "
                   f"({played} played in {seconds:.1f} s), {rr.errors()} errors", highlight=False)
+    console.print(round_robin_agents(rr), highlight=False, markup=False)
     t = Table(title="row deck's win rate against column deck (95% Wilson interval)",
               title_justify="left")
     t.add_column("deck")
@@ -190,6 +221,15 @@ def render_round_robin(rr, ruleset: str, seconds: float, plots: Sequence[Path] =
     best = max(range(len(rr.names)), key=lambda i: rr.overall(i)["rate"])
     print(f"result: {len(rr.names)} decks, best {rr.names[best]} {_pct(rr.overall(best))} overall, "
           f"errors {rr.errors()} — {games} games", file=out or sys.stdout, flush=True)
+
+
+def round_robin_agents(rr) -> str:
+    """Who played: one agent for every deck, or the pair's first deck's and the other's."""
+    a, b = next(iter(rr.runs.values())).summary["agents"].values()
+    if a["described"] == b["described"]:
+        return f"agents: every deck played by {a['described']}"
+    return (f"agents: in each pair, the deck whose file sorts first played by {a['described']}, "
+            f"the other by {b['described']}")
 
 
 def _opt(x: float | None) -> str:

@@ -122,7 +122,8 @@ def _skip(advance: Callable[[int], None], done: int) -> Callable[[int], None]:
 def write_matrix(out: Path, rr: RoundRobin) -> None:
     doc = {"decks": [{"name": n, "path": p, "overall": rr.overall(i)}
                      for i, (n, p) in enumerate(zip(rr.names, rr.paths, strict=True))],
-           "wins": rr.matrix(), "errors": rr.errors()}
+           "wins": rr.matrix(), "errors": rr.errors(),
+           "agents": next(iter(rr.runs.values())).summary["agents"]}
     outputs.write_json(out / MATRIX_JSON, doc)
     outputs.write_csv(out / MATRIX_CSV, ["deck", "opponent", "win_rate", "ci95_low", "ci95_high", "wins",
                                          "games"],

@@ -329,6 +329,8 @@ def summary_rows(s: dict) -> Iterator[list]:
         return [name, _num(r["rate"]), _num(r["ci95"][0]), _num(r["ci95"][1]), r["count"], r["n"]]
 
     yield ["games", s["games"], "", "", "", ""]
+    for key, a in s.get("agents", {}).items():
+        yield [f"agent:{key}", a["described"], "", "", "", ""]
     yield ["completed", s["completed"], "", "", "", ""]
     for key, d in s["decks"].items():
         for what in ("win", "win_when_first", "win_when_second"):
@@ -411,12 +413,31 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     summary = summarize(ordered, dict(zip(KEYS, plan.names, strict=True)))
     summary["plan"] = {**asdict(plan), "decks": list(plan.decks), "names": list(plan.names),
                        "agents": list(plan.agents)}
+    summary["agents"] = agents_doc(plan)
     summary["reproduce"] = {str(r["seed"]): plan.reproduce(r) for r in ordered if r["outcome"] == "error"}
     run = Run(plan, ordered, summary, len(todo), card_table(plan, ordered))
     if out is not None:
         write_summary(out, summary)
         write_cards(out, run.cards, card_spec(_setup(plan.ruleset, plan.decks, plan.swaps)[0]).hand)
     return run
+
+
+def agents_doc(plan: Plan) -> dict[str, dict]:
+    """Who played each deck, in words and numbers: the figures are only as good as these
+    players (agents/budget.py). A `default` agent names the trained weights it read, if any."""
+    from interpreter.agents.budget import budget, describe
+    from interpreter.agents.train import load_weights, weights_path
+
+    ruleset_file = str(_setup(plan.ruleset, plan.decks, plan.swaps)[0].ruleset.path or "")
+    doc = {}
+    for key, name in zip(KEYS, plan.agents, strict=True):
+        described = describe(name)
+        weights = None
+        if name.partition(":")[0] == "default" and load_weights(ruleset_file) is not None:
+            weights = str(weights_path(ruleset_file))
+            described = described[:-1] + f", weights {Path(weights).name})"
+        doc[key] = {"agent": name, "described": described, "budget": budget(name), "weights": weights}
+    return doc
 
 
 def card_table(plan: Plan, records: list[dict]) -> list[dict]:
