@@ -70,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the result line")
     _lang_flag(play)
     _reference_flag(play)
+    _option_flag(play)
     play.set_defaults(run=_play)
 
     check = sub.add_parser("check", help="check rulesets, card files, decks and scenarios")
@@ -92,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="print the question pending when each scenario's decisions end, "
                            "and the options offered")
     _reference_flag(test)
+    _option_flag(test)
     test.set_defaults(run=_test)
 
     cards = sub.add_parser("cards", help="each card's printed text beside its abilities in words")
@@ -115,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
     sim.add_argument("--turns", type=int, default=None, metavar="N",
                      help="the matches' turn limit (instead of the ruleset's limits.turns)")
+    _option_flag(sim)
     sim.add_argument("--workers", type=int, default=None,
                      help="processes (default: the machine's cores, or the Ray cluster's CPUs; "
                           "1 with the local backend runs in this process)")
@@ -200,6 +203,12 @@ def _reference_flag(verb: argparse.ArgumentParser) -> None:
                            "no generated code (slower; the log is byte-identical)")
 
 
+def _option_flag(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                      help="one of the ruleset's options (its `options:`, readings of a rule the "
+                           "seed leaves open); repeat for several; the others keep their defaults")
+
+
 def _lang_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("ja", "en"), default=None,
                    help="the language of what people read (default: the ruleset's `language:`, "
@@ -215,12 +224,14 @@ def _use_lang(args: argparse.Namespace) -> None:
 def _play(args: argparse.Namespace) -> int:
     from interpreter.agents.basic import is_human
     from interpreter.diagnostics import TcgError
-    from interpreter.run.loading import load_game
+    from interpreter.load import options
+    from interpreter.run.loading import chosen_options, load_game
     from interpreter.run.match import MatchSetup, play, read_log, resume
     from interpreter.run.narrate import Narrator
 
     if args.resume:
         given = [f"--{k}" for k in ("deck", "seed", "agents", "turns") if getattr(args, k) is not None]
+        given += ["--option"] if args.option else []
         if args.ruleset or given:
             raise TcgError(f"--resume continues the match its log records; drop "
                            f"{', '.join(given) or 'the ruleset'}")
@@ -231,12 +242,13 @@ def _play(args: argparse.Namespace) -> int:
         if args.turns is not None and args.turns < 1:
             raise TcgError(f"--turns must be at least 1, got {args.turns}")
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
-                           (args.agents or "default,default").split(","), args.turns)
+                           (args.agents or "default,default").split(","), args.turns,
+                           chosen_options(args.ruleset, options.parse(args.option), "--option: "))
     _use_lang(args)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)
-    narrator = Narrator(load_game(setup.ruleset), viewer)
+    narrator = Narrator(load_game(setup.ruleset, chosen=setup.options), viewer)
 
     def show(record: dict) -> None:
         if not args.quiet:
@@ -302,14 +314,16 @@ def _check(args: argparse.Namespace) -> int:
 
 def _test(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import DiagnosticError
+    from interpreter.load import options
     from interpreter.run.scenario import Outcome, run_scenario
 
+    chosen = options.parse(args.option)
     outcomes: list[Outcome] = []
     for path in _scenario_files(args.paths):
         if args.pattern and not _selected(path, args.pattern):
             continue
         try:
-            outcome = run_scenario(path, args.reference)
+            outcome = run_scenario(path, args.reference, chosen)
         except DiagnosticError as e:
             outcome = Outcome(str(path), path.stem, e.diagnostics)
         outcomes.append(outcome)
@@ -375,14 +389,19 @@ def _simulate(args: argparse.Namespace) -> int:
     import time
 
     from interpreter.diagnostics import TcgError
+    from interpreter.load import options
     from interpreter.run import plots
     from interpreter.run.ablation import SWAP_DIR, swapped
     from interpreter.run.backends import check_backend
+    from interpreter.run.loading import chosen_options
     from interpreter.run.report import progress_bar, render, render_round_robin
     from interpreter.run.roundrobin import round_robin
     from interpreter.run.simulate import make_plan, simulate
 
     check_backend(args.backend, args.address)
+    if args.decks and args.option:
+        raise TcgError("--option plays one pair with the chosen readings: use it with --deck, not --decks")
+    chosen = chosen_options(args.ruleset, options.parse(args.option), "--option: ")
     if args.chunk is not None and args.chunk < 1:
         raise TcgError("--chunk must be at least 1")
     if args.decks and args.deck:
@@ -401,7 +420,8 @@ def _simulate(args: argparse.Namespace) -> int:
                                  args.backend, out, args.resume, args.chunk, args.address, progress,
                                  args.turns)
             else:
-                plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns)
+                plan = make_plan(args.ruleset, args.deck, agents, args.seed, args.games, args.turns,
+                                 chosen)
                 changed = swapped(plan, args.swap, out, args.resume) if args.swap else None
                 skill = _skill_plan(plan, args.check_skill, out, args.resume)
                 run = simulate(plan, args.workers, args.backend, out, args.resume, args.chunk, progress,

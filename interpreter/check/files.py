@@ -14,7 +14,7 @@ from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
 from interpreter.engine.game import Game
-from interpreter.load import confine, files
+from interpreter.load import confine, files, options
 from interpreter.load.yamlpos import Doc, load_text, load_yaml
 from interpreter.run.loading import load_game, validate
 
@@ -83,6 +83,7 @@ def check_documents(loaded: list[Doc], report: Report | None = None,
     rulesets = {**known.rulesets, **{d.data.get("id"): d for d in docs["ruleset"]}}
     for doc in docs["ruleset"]:
         _collect(report, lambda doc=doc: build_game(doc, [], known_cards=files.card_names_beside(doc)))
+        _check_options(report, doc)
         report.extend(limits.ruleset_warnings(doc))
         report.extend(forbid.for_ruleset(doc)[0].diagnostics)
     for doc in docs["forbid"]:
@@ -248,6 +249,20 @@ def _forbidden(ruleset_doc: Doc, card_docs: list[Doc]) -> list[Diagnostic]:
     with the ruleset)."""
     entries, names, defaults = forbid.for_ruleset(ruleset_doc)
     return forbid.check_cards(entries, names, defaults, card_docs)
+
+
+def _check_options(report: Report, doc: Doc) -> None:
+    """A ruleset's options name places it has, and each choice compiles (a reading no run
+    has picked yet is checked too)."""
+    problems = options.check(doc)
+    report.extend(problems)
+    if problems:
+        return
+    for name, spec in options.declared(doc.data).items():
+        for choice in spec["choices"]:
+            if choice != spec["default"]:
+                _collect(report, lambda c=((name, choice),): build_game(
+                    options.apply(doc, c), [], known_cards=files.card_names_beside(doc)))
 
 
 def _collect(report: Report, fn):

@@ -49,6 +49,8 @@ CODE_HELP = {
     "E-PHRASE": "A phrase names nothing of its section, or a placeholder it cannot fill.",
     "W-PHRASE": "A question of the ruleset's texts has no phrase in its language.",
     "DECK-SECTION": "A deck section the ruleset does not define.",
+    "OPTION": "A ruleset option naming no place in the ruleset, a default that is no choice, "
+              "or an option or choice the ruleset does not have.",
     "DECK-SIZE": "A deck section has too few or too many cards.",
     "DECK-COPIES": "Too many copies of one card.",
     "UNKNOWN-PHASE": "A scenario starts in a phase the turn does not have.",

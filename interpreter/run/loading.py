@@ -8,7 +8,7 @@ from pathlib import Path
 from interpreter.compile.build import build_game
 from interpreter.diagnostics import DiagnosticError
 from interpreter.engine.game import Game
-from interpreter.load import files
+from interpreter.load import files, options
 from interpreter.load.yamlpos import load_yaml
 
 
@@ -19,15 +19,22 @@ def validate(doc, kind: str) -> list:
 
 
 @cache
-def load_game(spec: str, extra_cards: tuple[str, ...] = (), reference: bool = False) -> Game:
+def load_game(spec: str, extra_cards: tuple[str, ...] = (), reference: bool = False,
+              chosen: options.Chosen = ()) -> Game:
     """A bundled id or ruleset path -> compiled Game. Raises DiagnosticError. `reference`: a
     game that runs on the reference path (the VM and engine/kernel.py, no generated code),
-    whose logs are byte-identical to the fast path's."""
+    whose logs are byte-identical to the fast path's. `chosen`: the ruleset's options picked
+    (options.normalize), applied before anything is compiled."""
     path = files.ruleset_path(spec)
     doc = load_yaml(path)
-    problems = validate(doc, "ruleset")
+    problems = validate(doc, "ruleset") or options.check(doc)
     if problems:
         raise DiagnosticError(problems)
+    if chosen:
+        doc = options.apply(doc, chosen)
+        problems = validate(doc, "ruleset")
+        if problems:
+            raise DiagnosticError(problems)
     rid = doc.data.get("id", Path(path).stem)
     card_docs = []
     for p in [*files.card_paths(rid, path), *map(Path, extra_cards)]:
@@ -39,3 +46,10 @@ def load_game(spec: str, extra_cards: tuple[str, ...] = (), reference: bool = Fa
     game = build_game(doc, card_docs, reference)
     game.source = str(path)
     return game
+
+
+def chosen_options(spec: str, chosen: dict[str, str], where: str = "") -> options.Chosen:
+    """`--option` / a scenario's `options:` checked against the ruleset's (TcgError)."""
+    if not chosen:
+        return ()
+    return options.normalize(load_yaml(files.ruleset_path(spec)).data, chosen, where)

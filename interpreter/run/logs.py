@@ -111,6 +111,9 @@ def _header(path: str | Path, h: dict) -> dict:
         raise bad("agents", "a list of agent names")
     if "turns" in h and not (_whole(h["turns"]) and h["turns"] >= 1):
         raise bad("turns", "a whole number of at least 1")
+    if "options" in h and not (isinstance(h["options"], dict)
+                               and all(isinstance(v, str) for v in h["options"].values())):
+        raise bad("options", "a mapping of option names to choices")
     return h
 
 

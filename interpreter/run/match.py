@@ -28,6 +28,7 @@ class MatchSetup:
     seed: int
     agents: list[str]
     turns: int | None = None  # overrides the ruleset's turn limit
+    options: tuple[tuple[str, str], ...] = ()  # the ruleset's options picked (load.options.Chosen)
 
 
 def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck]:
@@ -56,7 +57,7 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
     `out` may be a callable that opens the log: it is called only once the
     files are known to be good, so bad input never leaves an empty log behind.
     """
-    game = load_game(setup.ruleset, reference=reference)
+    game = load_game(setup.ruleset, reference=reference, chosen=setup.options)
     if len(setup.agents) != game.ruleset.players:
         raise TcgError(f"need {game.ruleset.players} agents, got {len(setup.agents)} "
                        f"({','.join(setup.agents)})")
@@ -69,6 +70,8 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
               "seed": setup.seed, "agents": setup.agents}
     if setup.turns is not None:
         header["turns"] = setup.turns
+    if setup.options:  # only choices other than the defaults: a default match logs as before
+        header["options"] = dict(setup.options)
     writer.line(header)
     g = game.new_state([d.sections for d in decks], setup.seed, log=True, turns=setup.turns)
     if watch is not None:
@@ -146,7 +149,8 @@ def read_log(path: str | Path, home: Path | None = None) -> tuple[list[str], Mat
 
 def _setup_of(log: logs.Log) -> MatchSetup:
     h = log.header
-    return MatchSetup(h["ruleset"], h["decks"], h["seed"], h["agents"], h.get("turns"))
+    return MatchSetup(h["ruleset"], h["decks"], h["seed"], h["agents"], h.get("turns"),
+                      tuple(sorted((h.get("options") or {}).items())))
 
 
 def resume(path: str | Path, on_event: Callable[[dict], None] | None = None,

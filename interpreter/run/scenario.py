@@ -17,7 +17,7 @@ from interpreter.engine.state import Frame, GameState, ZoneRef
 from interpreter.engine.turn import PhaseStart
 from interpreter.load import confine
 from interpreter.load.yamlpos import Doc, load_yaml
-from interpreter.run.loading import load_game, validate
+from interpreter.run.loading import chosen_options, load_game, validate
 
 
 @dataclass
@@ -136,8 +136,10 @@ def _phase_pc(game: Game, phase: str | None) -> int:
     raise TcgError(f"no phase {phase!r} in the turn structure")
 
 
-def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
-    """Run a scenario file (`reference`: on the reference path, see load_game)."""
+def run_scenario(path: str | Path, reference: bool = False,
+                 options: dict[str, str] | None = None) -> Outcome:
+    """Run a scenario file (`reference`: on the reference path, see load_game). `options`:
+    the ruleset's options chosen on the command line; the scenario's own `options:` win."""
     doc = load_yaml(path)
     problems = validate(doc, "scenario")
     if problems:
@@ -153,7 +155,12 @@ def run_scenario(path: str | Path, reference: bool = False) -> Outcome:
     if (here / ruleset).is_file():  # a ruleset path is relative to the scenario file
         confine.named_file(doc, ("ruleset",), ruleset, here)
         ruleset = str(here / ruleset)
-    game = load_game(ruleset, extra, reference)
+    try:
+        chosen = chosen_options(ruleset, {**(options or {}), **(spec.get("options") or {})})
+    except TcgError as e:
+        raise DiagnosticError([doc.key_diag(("options",) if spec.get("options") else ("ruleset",),
+                                            "OPTION", str(e))]) from None
+    game = load_game(ruleset, extra, reference, chosen)
     if isinstance(spec.get("state"), dict) and (over := too_many_cards(spec["state"])):
         out.diagnostics.append(doc.key_diag(("state", "zones", over[0]), LIMIT, over[1],
                                             LIMIT_HINT))

@@ -45,6 +45,7 @@ class Plan:
     deck_digest: str = ""  # the decks' contents, so a resume notices an edited deck
     turns: int | None = None  # the matches' turn limit, when not the ruleset's
     swaps: tuple[tuple[str, str], ...] = ()  # deck A's cards replaced (old, new): run/ablation.py
+    options: tuple[tuple[str, str], ...] = ()  # the ruleset's options picked (load.options.Chosen)
 
     def seats(self, index: int) -> tuple[str, str]:
         return ("B", "A") if index % 2 else ("A", "B")
@@ -55,11 +56,13 @@ class Plan:
         agents = ",".join(self.agents[i] for i in seats)
         turns = f" --turns {self.turns}" if self.turns is not None else ""
         swaps = "".join(f" (deck A with {new} for {old})" for old, new in self.swaps)
-        return f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}{turns}{swaps}"
+        options = "".join(f" --option {name}={choice}" for name, choice in self.options)
+        return (f"tcg play {self.ruleset} {decks} --seed {record['seed']} --agents {agents}{turns}"
+                f"{options}{swaps}")
 
 
 def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, games: int,
-              turns: int | None = None) -> Plan:
+              turns: int | None = None, options: tuple[tuple[str, str], ...] = ()) -> Plan:
     """Load and check everything in this process first: bad input fails before any work."""
     from interpreter.agents import make_agent
     from interpreter.agents.basic import is_human
@@ -78,7 +81,7 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
         raise TcgError("simulate plays AI agents only; use `tcg play` to play by hand")
     for a in agents:
         make_agent(a, 0)  # unknown names fail here, with the list of known ones
-    game = load_game(ruleset)
+    game = load_game(ruleset, chosen=options)
     if game.ruleset.players != 2:
         raise TcgError(f"simulate supports two-player games; this one has {game.ruleset.players}")
     loaded = resolve_decks(game, ruleset, decks)
@@ -88,18 +91,19 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
     if names[0] == names[1]:
         names = [f"{names[0]} (A)", f"{names[1]} (B)"]
     return Plan(ruleset, (str(loaded[0].doc.path), str(loaded[1].doc.path)), tuple(names),
-                tuple(agents), seed, games, digest, turns)
+                tuple(agents), seed, games, digest, turns, options=options)
 
 
 # ---------- one match (runs in workers) ----------
 
 @cache
-def _setup(ruleset: str, decks: tuple[str, str], swaps: tuple[tuple[str, str], ...] = ()):
+def _setup(ruleset: str, decks: tuple[str, str], swaps: tuple[tuple[str, str], ...] = (),
+           options: tuple[tuple[str, str], ...] = ()):
     from interpreter.run.ablation import swap_sections
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
 
-    game = load_game(ruleset)
+    game = load_game(ruleset, chosen=options)
     sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
     sections["A"] = swap_sections(sections["A"], swaps)
     return game, sections
@@ -127,7 +131,8 @@ class LeadTracker:
 
 
 def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-               index: int, turns: int | None = None, swaps: tuple = (), cards: bool = True) -> dict:
+               index: int, turns: int | None = None, swaps: tuple = (), cards: bool = True,
+               options: tuple = ()) -> dict:
     """Play match `index` to the end; an exception becomes an error record, never a crash.
     `cards`: follow the cards drawn and played (record["cards"], see run/cards.py)."""
     from interpreter.agents import make_agent
@@ -139,7 +144,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
               "lead_changes": None}
     state = None
     try:
-        game, sections = _setup(ruleset, decks, swaps)
+        game, sections = _setup(ruleset, decks, swaps, options)
         seated = [make_agent(agents[KEYS.index(k)], seed * 1000 + seat) for seat, k in enumerate(keys)]
         state = game.new_state([sections[k] for k in keys], seed, log=False, turns=turns)
         lead, starter = LeadTracker(game), None
@@ -170,8 +175,10 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
 
 
 def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
-              indexes: list[int], turns: int | None = None, swaps: tuple = ()) -> list[dict]:
-    return [play_match(ruleset, decks, agents, base_seed, i, turns, swaps) for i in indexes]
+              indexes: list[int], turns: int | None = None, swaps: tuple = (),
+              options: tuple = ()) -> list[dict]:
+    return [play_match(ruleset, decks, agents, base_seed, i, turns, swaps, options=options)
+            for i in indexes]
 
 
 def chunk_size(remaining: int, workers: int, least: int = 1) -> int:
@@ -200,7 +207,7 @@ def execute(plan: Plan, executor: Executor, indexes: list[int], size: int,
             if part is None:
                 return
             fut = executor.submit(run_chunk, plan.ruleset, plan.decks, plan.agents, plan.seed, part,
-                                  plan.turns, plan.swaps)
+                                  plan.turns, plan.swaps, plan.options)
             running[fut] = part
 
     fill()
@@ -229,6 +236,8 @@ def _plan_doc(plan: Plan) -> dict:
     doc.pop("games")  # a resume may ask for more (or fewer) games of the same run
     if not plan.swaps:
         doc.pop("swaps")  # (as runs written before swaps existed read back)
+    if not plan.options:
+        doc.pop("options")  # (likewise options)
     return json.loads(json.dumps(doc))  # tuples as lists, as they read back
 
 
@@ -389,8 +398,8 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     sink = None
     if pool is None:
         tasks = -(-len(todo) // (chunk or chunk_size(len(todo), workers or default_workers())))
-        pool = open_pool(backend, workers, address, partial(_setup, plan.ruleset, plan.decks, plan.swaps),
-                         tasks) \
+        setup = partial(_setup, plan.ruleset, plan.decks, plan.swaps, plan.options)
+        pool = open_pool(backend, workers, address, setup, tasks) \
             if todo else Pool(InlineExecutor(), 1)
     try:
         size = chunk or chunk_size(len(todo), pool.workers, pool.least_chunk)
@@ -413,12 +422,15 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     summary = summarize(ordered, dict(zip(KEYS, plan.names, strict=True)))
     summary["plan"] = {**asdict(plan), "decks": list(plan.decks), "names": list(plan.names),
                        "agents": list(plan.agents)}
+    if not plan.options:
+        summary["plan"].pop("options")  # a default run's summary reads as before options existed
     summary["agents"] = agents_doc(plan)
     summary["reproduce"] = {str(r["seed"]): plan.reproduce(r) for r in ordered if r["outcome"] == "error"}
     run = Run(plan, ordered, summary, len(todo), card_table(plan, ordered))
     if out is not None:
         write_summary(out, summary)
-        write_cards(out, run.cards, card_spec(_setup(plan.ruleset, plan.decks, plan.swaps)[0]).hand)
+        game = _setup(plan.ruleset, plan.decks, plan.swaps, plan.options)[0]
+        write_cards(out, run.cards, card_spec(game).hand)
     return run
 
 
@@ -428,7 +440,7 @@ def agents_doc(plan: Plan) -> dict[str, dict]:
     from interpreter.agents.budget import budget, describe
     from interpreter.agents.train import load_weights, weights_path
 
-    ruleset_file = str(_setup(plan.ruleset, plan.decks, plan.swaps)[0].ruleset.path or "")
+    ruleset_file = str(_setup(plan.ruleset, plan.decks, plan.swaps, plan.options)[0].ruleset.path or "")
     doc = {}
     for key, name in zip(KEYS, plan.agents, strict=True):
         described = describe(name)
@@ -442,7 +454,7 @@ def agents_doc(plan: Plan) -> dict[str, dict]:
 
 def card_table(plan: Plan, records: list[dict]) -> list[dict]:
     """The per-card rows of both decks (run/cards.py), deck A's first (none without a hand)."""
-    game, sections = _setup(plan.ruleset, plan.decks, plan.swaps)
+    game, sections = _setup(plan.ruleset, plan.decks, plan.swaps, plan.options)
     if not card_spec(game).hand:
         return []
     return [row for key, name in zip(KEYS, plan.names, strict=True)
