@@ -23,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        from interpreter.words.ui import tr
+
+        print(tr("ui.interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -81,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--explain", metavar="ID", help="print the forbid entry ID and exit")
     check.add_argument("--waivers", action="store_true",
                        help="list the cards' waivers of forbid entries (with their reasons)")
+    _lang_flag(check)
     check.set_defaults(run=_check)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -94,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
                            "and the options offered")
     _reference_flag(test)
     _option_flag(test)
+    _lang_flag(test)
     test.set_defaults(run=_test)
 
     cards = sub.add_parser("cards", help="each card's printed text beside its abilities in words")
@@ -150,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
                           "conclusions hold (the deck winner, the IWD sign of each deck's strongest "
                           "and weakest card); with --out: OUT/skill/ and OUT/skill.json "
                           "(docs/BALANCE.md)")
+    _lang_flag(sim)
     sim.set_defaults(run=_simulate)
     _serve_parser(sub)
     _add_schema(sub)
@@ -215,10 +220,12 @@ def _lang_flag(p: argparse.ArgumentParser) -> None:
                         "else the locale's)")
 
 
-def _use_lang(args: argparse.Namespace) -> None:
-    from interpreter.words import speak
+def _use_lang(args: argparse.Namespace, declared: str | None = None) -> None:
+    """The language of what people read: the game's words (speak) and the tool's (ui)."""
+    from interpreter.words import speak, ui
 
     speak.current = getattr(args, "lang", None)
+    ui.use(speak.current, declared)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -244,11 +251,12 @@ def _play(args: argparse.Namespace) -> int:
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
                            (args.agents or "default,default").split(","), args.turns,
                            chosen_options(args.ruleset, options.parse(args.option), "--option: "))
-    _use_lang(args)
     agents = setup.agents
     # A human sees the account through their own eyes; AI-only matches are shown in full.
     viewer = next((i for i, a in enumerate(agents) if is_human(a)), None)
-    narrator = Narrator(load_game(setup.ruleset, chosen=setup.options), viewer)
+    game = load_game(setup.ruleset, chosen=setup.options)
+    _use_lang(args, game.ruleset.phrases.language if game.ruleset.phrases else None)
+    narrator = Narrator(game, viewer)
 
     def show(record: dict) -> None:
         if not args.quiet:
@@ -293,7 +301,9 @@ def _check(args: argparse.Namespace) -> int:
     from interpreter.check.files import check_paths, explain
     from interpreter.check.output import render
     from interpreter.diagnostics import TcgError
+    from interpreter.words.ui import tr
 
+    _use_lang(args)
     if args.explain:
         text = explain(args.explain, [Path(p) for p in args.paths])
         print(text)
@@ -305,8 +315,8 @@ def _check(args: argparse.Namespace) -> int:
     if rendered:
         print(rendered)
     n, waived = len(report.errors), len(report.waivers)
-    print((f"{n} problem{'s' if n != 1 else ''} found" if n else "no problems found")
-          + (f" ({waived} waived)" if waived else ""), file=sys.stderr)
+    found = tr("ui.problems", n=n) if n > 1 else tr("ui.one_problem") if n else tr("ui.no_problems")
+    print(found + (tr("ui.waived", n=waived) if waived else ""), file=sys.stderr)
     if report.unusable:
         return 2
     return 1 if n else 0
@@ -318,6 +328,7 @@ def _test(args: argparse.Namespace) -> int:
     from interpreter.run.scenario import Outcome, run_scenario
 
     chosen = options.parse(args.option)
+    _use_lang(args)
     outcomes: list[Outcome] = []
     for path in _scenario_files(args.paths):
         if args.pattern and not _selected(path, args.pattern):
@@ -398,6 +409,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from interpreter.run.roundrobin import round_robin
     from interpreter.run.simulate import make_plan, simulate
 
+    _use_lang(args)
     check_backend(args.backend, args.address)
     if args.decks and args.option:
         raise TcgError("--option plays one pair with the chosen readings: use it with --deck, not --decks")

@@ -38,25 +38,41 @@ class Diagnostic:
     explanation: str = ""  # what the broken rule means, in words (SARIF's rule help)
     waived: str = ""  # the reason of a reviewed exemption: reported, but not a problem
 
-    def header(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
+    def header(self, lang: str = "en") -> str:
+        """`path:line:col: severity[CODE]: message`: the prefix is a contract (scripts and
+        editors read it), the message is in the reader's language."""
+        message = _said(self.message, lang)
+        return f"{self.path}:{self.line}:{self.col}: {self.severity}[{self.code}]: {message}"
 
-    def render(self) -> str:
-        lines = [self.header()]
+    def render(self, lang: str | None = None) -> str:
+        """As a compiler shows it, in `lang` (default: the tool's language, words.ui)."""
+        from interpreter.words import ui
+
+        lang = lang or ui.lang()
+        word = {k: ui.say(f"ui.{k}", lang) for k in ("note", "help", "rule")}
+        lines = [self.header(lang)]
         if self.source_line:
             lines += _quote(self.source_line, self.col, self.end_col, "^")
         for r in self.related:  # like rustc's secondary labels: the place, then its line
-            lines.append(f"  note: {r.path}:{r.line}:{r.col}: {r.message}")
+            lines.append(f"  {word['note']}: {r.path}:{r.line}:{r.col}: {_said(r.message, lang)}")
             if r.source_line:
                 lines += _quote(r.source_line, r.col, 0, "-")
         if self.hint:
-            lines.append(f"  = help: {self.hint}")
+            lines.append(f"  = {word['help']}: {_said(self.hint, lang)}")
         if self.ref:
-            lines.append(f"  = rule: {self.ref}")
+            lines.append(f"  = {word['rule']}: {self.ref}")
         return "\n".join(lines)
 
     def with_related(self, *related: Related) -> Diagnostic:
         return replace(self, related=self.related + related)
+
+
+def _said(text: str, lang: str) -> str:
+    if lang == "en":
+        return text
+    from interpreter.words import diag
+
+    return diag.say(text, lang)
 
 
 def _quote(source_line: str, col: int, end_col: int, mark: str) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from interpreter.diagnostics import TcgError
 from interpreter.words.catalog import say
+from interpreter.words.ui import tr
 
 
 class Agent(Protocol):
@@ -120,8 +121,12 @@ class HumanAgent:
     `stops` say at which priority windows to be asked (see auto_pass): the others are passed
     without asking, and the pass is recorded as any answer."""
 
-    def __init__(self, stops: frozenset[str] = ALWAYS) -> None:
+    def __init__(self, stops: frozenset[str] = ALWAYS, stable: bool | None = None) -> None:
         self.stops = stops
+        self.numbers: dict[str, int] = {}  # a choice of several: each option's number so far
+        # a person at a terminal sees numbers that do not shift as a choice of several picks;
+        # piped answers (a script, a test) stay the engine's option indices, as logs record them
+        self.stable = sys.stdin.isatty() if stable is None else stable
 
     def choose(self, observation: dict, options: list[str]) -> int:
         from interpreter.run.narrate import board
@@ -131,32 +136,57 @@ class HumanAgent:
             return passing
         said = observation.get("said") or {}
         lang = said.get("lang", "en")
+        labels = list(said.get("options") or options)
+        numbers = self._numbering(observation, labels)
         print(board(observation))
         print(f"{said.get('question') or observation.get('question') or say('your_decision', lang)}:")
-        for i, o in enumerate(said.get("options") or options):
-            print(f"  [{i}] {o}")
+        for n, o in zip(numbers, labels, strict=True):
+            print(f"  [{n}] {o}")
         while True:
             try:
                 raw = input("> ")
             except EOFError:
-                raise TcgError("input closed") from None
-            answer = _answer(raw, observation, len(options), lang)
+                raise TcgError(tr("ui.input_closed")) from None
+            answer = _answer(raw, observation, numbers, lang, set(self.numbers.values()))
             if isinstance(answer, int):
                 return answer
             print(answer, file=sys.stderr)
 
+    def _numbering(self, observation: dict, labels: list[str]) -> list[int]:
+        """The numbers to show the options with. In a choice of several picks (the observation
+        has `chosen`), each option keeps the number it had at the first pick, and the picked
+        ones' numbers are not given again: the numbers do not shift as cards are picked."""
+        if not self.stable:
+            return list(range(len(labels)))
+        before = self.numbers if observation.get("chosen") and len(set(labels)) == len(labels) else {}
+        following = max(before.values(), default=-1) + 1
+        numbers = []
+        for label in labels:
+            if label not in before:
+                before = {**before, label: following}
+                following += 1
+            numbers.append(before[label])
+        self.numbers = before if before else dict(zip(labels, numbers, strict=True))
+        return numbers
 
-def _answer(raw: str, observation: dict, n: int, lang: str = "en") -> int | str:
-    """An option index, or what to tell the player (and ask again)."""
+
+def _answer(raw: str, observation: dict, numbers: list[int] | int, lang: str = "en",
+            taken: set[int] | None = None) -> int | str:
+    """An option index (by the number it is shown with), or what to tell the player (and ask
+    again). `numbers`: each option's number (or how many options, numbered from 0)."""
+    shown = list(range(numbers)) if isinstance(numbers, int) else numbers
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width and circled digits: digits
-    if text == CONCEDE:
+    if text in (CONCEDE, say("concede_word", lang)):
         raise Concede
-    if _number(text) is not None and _number(text) < n:
-        return int(text)
+    number = _number(text)
+    if number is not None and number in shown:
+        return shown.index(number)
+    if number is not None and number in (taken or ()):
+        return say("already_chosen", lang, n=number)
     wanted = _number(text[1:].strip().lstrip("#")) if text.startswith("?") else None
     if wanted is not None:
         return _card_text(observation, wanted, lang)
-    return say("ask_again", lang, last=n - 1)
+    return say("ask_again", lang, last=max(shown, default=0))
 
 
 def _number(text: str) -> int | None:

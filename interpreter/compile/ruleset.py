@@ -116,7 +116,9 @@ class RulesetBuilder:
         question its own texts ask that would read as a default in its language."""
         found = phrases.Phrases(phrases.read(self.raw).table, self.raw.get("language"),
                                 self.compiler.asked)
-        fields = {**{v: set(d.params) for v, d in rs.verbs.items()},
+        # (an event a verb names with `event:` shows that verb's params)
+        fields = {**{d.event: set(d.params) for d in rs.verbs.values() if d.event},
+                  **{v: set(d.params) for v, d in rs.verbs.items()},
                   **{a: {"card", "player"} for a in rs.actions}}
         known = {"verbs": {v: set(d.params) for v, d in rs.verbs.items()},
                  "actions": {a: {"card", "player"} for a in rs.actions},

@@ -195,35 +195,50 @@ def _quiet_events(game: Game) -> frozenset[str]:
 
 
 def board(obs: Mapping) -> str:
-    """The board in words (the observation's `said`: its names in the reader's language)."""
+    """The board in words (the observation's `said`: its names in the reader's language), as
+    the table shows it: internal resources left out, what is left of a resource with a max,
+    flags by name, face-down cards the reader can see marked (a used token is not a fresh one)."""
     said = obs.get("said") or {}
     lang, names = said.get("lang", "en"), said.get("names", {})
+    known = said.get("board") or {}
+    internal, most = set(known.get("internal", ())), known.get("max", {})
 
     def word(key: str) -> str:
         name, _, owner = key.partition("@")
         shown = names.get(name, name)
         return f"{shown}@{owner}" if owner else shown
 
+    def amount(key: str, value: object) -> str:
+        if key in most:
+            return f"{word(key)} " + say("table.left", lang, value=value, max=most[key])
+        return f"{word(key)} {value}"
+
     lines = [say("board_head", lang, turn=obs["turn"], player=obs["turn_player"],
                  phase=word(obs["phase"] or "-"), you=obs["you"])]
-    resources = "; ".join(f"{who} " + ", ".join(f"{word(k)} {v}" for k, v in values.items())
-                          for who, values in obs["resources"].items() if values)
+    resources = "; ".join(f"{who} " + ", ".join(amount(k, v) for k, v in shown.items())
+                          for who, values in obs["resources"].items()
+                          if (shown := {k: v for k, v in values.items() if k not in internal}))
     if resources:
         lines.append(f"  {say('resources', lang):<14} {resources}")
+    flags = frozenset(known.get("flags", ()))
     for zone, cards in obs["zones"].items():
-        shown = [_card(c, word) for c in cards if not c.get("hidden")]
+        shown_cards = [_card(c, word, flags, lang) for c in cards if not c.get("hidden")]
         marked = [say("hidden_marked", lang, states=" ".join(map(word, c["states"])))
                   for c in cards if c.get("hidden") and c.get("states")]
-        hidden = len(cards) - len(shown) - len(marked)
-        parts = shown + marked + ([say("n_hidden", lang, n=hidden)] if hidden else [])
+        hidden = len(cards) - len(shown_cards) - len(marked)
+        parts = shown_cards + marked + ([say("n_hidden", lang, n=hidden)] if hidden else [])
         lines.append(f"  {word(zone):<14} {', '.join(parts) if parts else '-'}")
     return "\n".join(lines)
 
 
-def _card(c: dict, word: Callable[[str], str]) -> str:
-    extra = [f"{word(k)} {v}" for k, v in c.items()
+def _card(c: dict, word: Callable[[str], str], flags: frozenset[str] = frozenset(),
+          lang: str = "en") -> str:
+    extra = [word(k) if k in flags else f"{word(k)} {word(v) if isinstance(v, str) else v}"
+             for k, v in c.items()
              if k not in ("id", "name", "hidden", "states", "face_down", "counters", "text",
-                          "abilities", "attached_to")]
+                          "abilities", "attached_to") and not (k in flags and not v)]
     extra += [word(s) for s in c.get("states", [])]
     extra += [f"{word(k)}×{n}" for k, n in (c.get("counters") or {}).items()]
+    if c.get("face_down"):
+        extra.append(say("face_down_mark", lang))
     return f"{c['name']}#{c['id']} [{', '.join(extra)}]" if extra else f"{c['name']}#{c['id']}"

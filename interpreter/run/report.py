@@ -24,6 +24,7 @@ from rich.text import Text
 
 from interpreter.run.cards import NEVER_PLAYED_DRAWN, NEVER_PLAYED_RATE, never_played
 from interpreter.run.stats import text_histogram
+from interpreter.words.ui import tr
 
 
 class _Rate(ProgressColumn):
@@ -37,7 +38,8 @@ class _Rate(ProgressColumn):
     def render(self, task) -> Text:
         elapsed = time.perf_counter() - self.start
         done = task.completed - self.base
-        return Text(f"{done / elapsed:6.1f} matches/s" if elapsed > 0 and done else "  — matches/s",
+        unit = tr("ui.per_second")
+        return Text(f"{done / elapsed:6.1f} {unit}" if elapsed > 0 and done else f"  — {unit}",
                     style="progress.data.speed")
 
 
@@ -48,8 +50,8 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], Callable[[int],
         yield None
         return
     rate = _Rate()
-    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), rate,
-                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+    bar = Progress(TextColumn(tr("ui.simulating")), BarColumn(), MofNCompleteColumn(), rate,
+                   TimeElapsedColumn(), TextColumn(tr("ui.eta")), TimeRemainingColumn(),
                    console=Console(stderr=True), auto_refresh=False, transient=True)
     # auto_refresh=False: no drawing thread, so the pool can fork safely; we refresh per task.
 
@@ -88,58 +90,59 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None, skill: dic
     s, plan = run.summary, run.plan
     console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
     n = s["completed"]
-    head = (f"{plan.ruleset}: {s['games']} games ({n} completed, {s['errors']['count']} errors), "
-            f"seed {plan.seed}..{plan.seed + plan.games - 1}; {run.ran} played in {seconds:.1f} s")
+    head = tr("ui.sim_head", ruleset=plan.ruleset, games=s["games"], n=n, errors=s["errors"]["count"],
+              first=plan.seed, last=plan.seed + plan.games - 1, a=plan.agents[0], b=plan.agents[1],
+              ran=run.ran, seconds=f"{seconds:.1f}")
     if run.ran < s["games"]:
-        head += f", {s['games'] - run.ran} from --resume"
-    console.print(head, highlight=False, markup=False)
+        head += tr("ui.sim_resumed", n=s["games"] - run.ran)
+    console.print(head, highlight=False)
     console.print(agents_line(s), highlight=False, markup=False)
 
-    t = Table(title="outcomes (95% Wilson intervals)", title_justify="left")
-    for col, just in (("", "left"), ("games", "right"), ("rate", "right"), ("95% CI", "right"),
-                      ("as first", "right"), ("as second", "right")):
-        t.add_column(col, justify=just)
+    t = Table(title=tr("ui.outcomes"), title_justify="left")
+    t.add_column("", justify="left")
+    for col in ("games", "rate", "ci", "first", "second"):
+        t.add_column(tr(f"ui.col.{col}"), justify="right")
     for key, d in s["decks"].items():
-        t.add_row(f"{key} {d['name']} wins", str(d["win"]["count"]), _pct(d["win"]), _ci(d["win"]),
-                  f"{_pct(d['win_when_first'])} of {d['win_when_first']['n']}",
-                  f"{_pct(d['win_when_second'])} of {d['win_when_second']['n']}")
-    for label, key in (("draws", "draw"), ("timeouts: turn limit", "turn_limit"),
-                       ("timeouts: loop limit", "loop_limit")):
-        t.add_row(label, str(s[key]["count"]), _pct(s[key]), _ci(s[key]), "", "")
+        t.add_row(tr("ui.deck_wins", key=key, name=d["name"]), str(d["win"]["count"]), _pct(d["win"]),
+                  _ci(d["win"]),
+                  tr("ui.of_n", pct=_pct(d["win_when_first"]), n=d["win_when_first"]["n"]),
+                  tr("ui.of_n", pct=_pct(d["win_when_second"]), n=d["win_when_second"]["n"]))
+    for label, key in (("ui.draws", "draw"), ("ui.turn_limit", "turn_limit"),
+                       ("ui.loop_limit", "loop_limit")):
+        t.add_row(tr(label), str(s[key]["count"]), _pct(s[key]), _ci(s[key]), "", "")
     console.print(t)
 
     fp = s["first_player"]
     lo, hi = fp["advantage_ci95"]
-    console.print(f"first player wins {_pct(fp)} of {fp['n']} decisive games (95% CI {_ci(fp)}): "
-                  f"advantage {_pts(fp['advantage'])} (95% CI {_pts(lo)} to {_pts(hi)})", highlight=False)
-    console.print(f"drawishness {_pct(s['draw'])} real draws; {_pct(s['timeouts'])} timeouts; "
-                  f"{_pct(s['undecided'])} undecided in all", highlight=False)
+    console.print(tr("ui.first_player", pct=_pct(fp), n=fp["n"], ci=_ci(fp), adv=_pts(fp["advantage"]),
+                     lo=_pts(lo), hi=_pts(hi)), highlight=False)
+    console.print(tr("ui.drawishness", draw=_pct(s["draw"]), timeouts=_pct(s["timeouts"]),
+                     undecided=_pct(s["undecided"])), highlight=False)
 
-    for what, unit in (("turns", "turns"), ("decisions", "decisions")):
+    for what in ("turns", "decisions"):
         sp = s[what]
         if not sp["n"]:
             continue
-        console.print(f"game length in {unit}: mean {sp['mean']:.1f}, sd {sp['sd']:.1f}, "
-                      f"min {sp['min']}, median {sp['median']:g}, max {sp['max']}", highlight=False)
+        console.print(tr("ui.length", unit=tr(f"ui.unit.{what}"), mean=f"{sp['mean']:.1f}",
+                         sd=f"{sp['sd']:.1f}", min=sp["min"], median=f"{sp['median']:g}", max=sp["max"]),
+                      highlight=False)
         for line in text_histogram(sp["histogram"]):
             console.print("  " + line, highlight=False)
     asked, unasked = s["decisions"], s.get("unasked", {})
     if asked["n"] and unasked.get("n"):
-        console.print(f"decisions asked per game: mean {asked['mean']:.1f}; windows closed without "
-                      f"asking (a player with nothing but pass) per game: mean {unasked['mean']:.1f}, "
-                      f"median {unasked['median']:g}, max {unasked['max']}", highlight=False)
+        console.print(tr("ui.asked", asked=f"{asked['mean']:.1f}", mean=f"{unasked['mean']:.1f}",
+                         median=f"{unasked['median']:g}", max=unasked["max"]), highlight=False)
     lc = s["lead_changes"]
     if lc.get("n"):
         g = lc["games_with_a_change"]
-        console.print(f"lead changes (the leader by the ruleset's heuristic, before each decision): mean "
-                      f"{lc['mean']:.2f}, sd {lc['sd']:.2f}, max {lc['max']}; "
-                      f"{_pct(g)} of games had one (95% CI {_ci(g)})", highlight=False)
+        console.print(tr("ui.lead_changes", mean=f"{lc['mean']:.2f}", sd=f"{lc['sd']:.2f}", max=lc["max"],
+                         pct=_pct(g), ci=_ci(g)), highlight=False)
 
     if s["reasons"]:
-        r = Table(title="how games ended", title_justify="left")
-        r.add_column("reason")
-        r.add_column("games", justify="right")
-        r.add_column("share", justify="right")
+        r = Table(title=tr("ui.how_ended"), title_justify="left")
+        r.add_column(tr("ui.col.reason"))
+        r.add_column(tr("ui.col.games"), justify="right")
+        r.add_column(tr("ui.col.share"), justify="right")
         for reason, count in s["reasons"].items():
             r.add_row(reason, str(count), f"{100 * count / n:.1f}%")
         console.print(r)
@@ -147,15 +150,15 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None, skill: dic
     render_cards(console, run.cards)
     errs = s["errors"]
     if errs["count"]:
-        console.print(f"[bold red]{errs['count']} matches raised errors[/] (seeds "
-                      f"{', '.join(map(str, errs['seeds'][:20]))}"
-                      f"{', ...' if errs['count'] > 20 else ''}):")
+        seeds = ", ".join(map(str, errs["seeds"][:20])) + (", ..." if errs["count"] > 20 else "")
+        console.print(Text(tr("ui.errors", n=errs["count"]), style="bold red")
+                      + Text(tr("ui.error_seeds", seeds=seeds)))
         for message, count in list(errs["messages"].items())[:5]:
             console.print(f"  {count} × {message}", highlight=False, markup=False)
         first = next(iter(s["reproduce"].values()))
-        console.print(f"  reproduce one: {first}", highlight=False, markup=False)
+        console.print(tr("ui.reproduce", command=first), highlight=False, markup=False)
     if plots:
-        console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
+        console.print(tr("ui.plots", paths=", ".join(map(str, plots))), highlight=False, markup=False)
     if skill is not None:
         render_skill(console, skill)
     print(result_line(s), file=out or sys.stdout, flush=True)
@@ -201,23 +204,22 @@ def render_round_robin(rr, ruleset: str, seconds: float, plots: Sequence[Path] =
     console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
     games = sum(run.summary["games"] for run in rr.runs.values())
     played = sum(run.ran for run in rr.runs.values())
-    console.print(f"{ruleset}: round robin of {len(rr.names)} decks, {len(rr.runs)} pairs, {games} games "
-                  f"({played} played in {seconds:.1f} s), {rr.errors()} errors", highlight=False)
+    console.print(tr("ui.rr_head", ruleset=ruleset, decks=len(rr.names), pairs=len(rr.runs), games=games,
+                     played=played, seconds=f"{seconds:.1f}", errors=rr.errors()), highlight=False)
     console.print(round_robin_agents(rr), highlight=False, markup=False)
-    t = Table(title="row deck's win rate against column deck (95% Wilson interval)",
-              title_justify="left")
-    t.add_column("deck")
+    t = Table(title=tr("ui.rr_title"), title_justify="left")
+    t.add_column(tr("ui.col.deck"))
     for name in rr.names:
         t.add_column(name, justify="right")
-    t.add_column("overall", justify="right")
+    t.add_column(tr("ui.col.overall"), justify="right")
     for i, row in enumerate(rr.matrix()):
         cells = ["—" if r is None else f"{_pct(r)} [{_ci(r)}]" for r in row]
         overall = rr.overall(i)
         t.add_row(rr.names[i], *cells, f"{_pct(overall)} [{_ci(overall)}]")
     console.print(t)
-    render_cards(console, rr.cards, "over all its pairs")
+    render_cards(console, rr.cards, tr("ui.over_pairs"))
     if plots:
-        console.print("plots: " + ", ".join(map(str, plots)), highlight=False, markup=False)
+        console.print(tr("ui.plots", paths=", ".join(map(str, plots))), highlight=False, markup=False)
     best = max(range(len(rr.names)), key=lambda i: rr.overall(i)["rate"])
     print(f"result: {len(rr.names)} decks, best {rr.names[best]} {_pct(rr.overall(best))} overall, "
           f"errors {rr.errors()} — {games} games", file=out or sys.stdout, flush=True)
@@ -246,18 +248,17 @@ def render_cards(console: Console, rows: list[dict], scope: str = "") -> None:
     """Per deck, its cards by IWD (the win rate when drawn minus when not), then the cards
     drawn often but almost never played. (cards.csv has every interval.)"""
     if not rows:
-        console.print("no per-card statistics: the ruleset has no hand zone (name one with "
-                      "card_stats: {hand: ZONE})", highlight=False, markup=False)
+        console.print(tr("ui.no_card_stats"), highlight=False, markup=False)
         return
     decks: dict[str, list[dict]] = {}
     for r in rows:
         decks.setdefault(r["deck"], []).append(r)
     for deck, mine in decks.items():
-        t = Table(title=f"{deck}: cards by IWD{' ' + scope if scope else ''} — win % when drawn "
-                        "(GIH), in the opening hand (OH), not drawn (GNS); IWD = GIH − GNS in points; "
-                        "[95% interval]", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
-        t.add_column("card", no_wrap=True)
-        for col in ("drawn", "GIH WR", "OH", "GNS", "IWD pts", "played", "WR", "play%", "turn"):
+        t = Table(title=tr("ui.cards_title", deck=deck, scope=" " + scope if scope else ""),
+                  title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+        t.add_column(tr("ui.col.card"), no_wrap=True)
+        for col in (tr("ui.col.drawn"), "GIH WR", "OH", "GNS", "IWD pts", tr("ui.col.played"), "WR",
+                    "play%", tr("ui.col.turn")):  # (the abbreviations are the statistics' names)
             t.add_column(col, justify="right", no_wrap=True)
         for r in (r for r in mine if r["drawn"]):
             t.add_row(r["card"], f"{r['drawn']}/{r['games']}", _span(r["gih"], r["gih_low"], r["gih_high"]),
@@ -267,22 +268,23 @@ def render_cards(console: Console, rows: list[dict], scope: str = "") -> None:
         console.print(t)
         unseen = [r["card"] for r in mine if not r["drawn"]]
         if unseen:
-            console.print(f"never drawn: {', '.join(unseen)}", highlight=False, markup=False)
-    console.print("played: games the card was played in (WR: won when played; play%: played ÷ drawn; "
-                  "turn: mean turn first played)", highlight=False)
+            console.print(tr("ui.never_drawn", cards=", ".join(unseen)), highlight=False, markup=False)
+    console.print(tr("ui.played_note"), highlight=False)
     idle = never_played(rows)
     if idle:
-        console.print(f"cards the agents (almost) never play (drawn in ≥ {NEVER_PLAYED_DRAWN} games, "
-                      f"played in ≤ {100 * NEVER_PLAYED_RATE:.0f}% of them): "
-                      + "; ".join(f"{r['deck']}: {r['card']} (played {r['played']} of {r['drawn']})"
-                                  for r in idle), highlight=False, markup=False)
+        cards = "; ".join(tr("ui.idle_card", deck=r["deck"], card=r["card"], played=r["played"],
+                             drawn=r["drawn"]) for r in idle)
+        console.print(tr("ui.idle", drawn=NEVER_PLAYED_DRAWN, rate=f"{100 * NEVER_PLAYED_RATE:.0f}",
+                         cards=cards), highlight=False, markup=False)
 
 
 def render_ablation(changed, ablation: dict, out=None) -> None:
     """The changed run's cards and the paired difference, closing with a `swap:` line."""
     console = Console(file=out or sys.stdout, soft_wrap=True, width=max(100, Console().width))
-    swaps = ", ".join(f"{new} for {old}" for old, new in changed.plan.swaps)
-    console.print(f"with {swaps} in deck A (the same {ablation['games']} seeds):", highlight=False)
+    swaps = ", ".join(f"{new} for {old}" for old, new in changed.plan.swaps)  # (swap: a contract line)
+    console.print(tr("ui.with_swaps", swaps=", ".join(tr("ui.swap_for", new=new, old=old)
+                                                      for old, new in changed.plan.swaps),
+                     games=ablation["games"]), highlight=False)
     render_cards(console, [r for r in changed.cards if r["deck"] == changed.plan.names[0]])
     print(swap_line(changed.plan.names[0], swaps, ablation), file=out or sys.stdout, flush=True)
 

@@ -183,16 +183,19 @@ T = {
     "hidden_marked": {"en": "a hidden card ({states})", "ja": "非公開のカード（{states}）"},
     "your_decision": {"en": "your decision", "ja": "あなたの選択"},
     "ask_again": {"en": "type a number from 0 to {last}, ?N to read card #N, or 'concede'",
-                  "ja": "0から{last}までの数字、カード#Nを読むには?N、投了は'concede'と入力"},
+                  "ja": "0から{last}までの数字、カード#Nを読むには?N、投了するには「投了」と入力"},
+    "already_chosen": {"en": "[{n}] is already chosen", "ja": "[{n}]は選択済みです"},
+    "concede_word": {"en": "concede", "ja": "投了"},  # (what a human types to resign; concede too)
     "no_card": {"en": "no card #{id} that you can see", "ja": "見えるカード#{id}はありません"},
     "card_in": {"en": "{card} in {zone}", "ja": "{zone}の{card}"},
     "printed": {"en": "printed", "ja": "印刷"},
     "rendered": {"en": "from its abilities", "ja": "能力から"},
     "p_you": {"en": "{player} (you)", "ja": "{player}（あなた）"},
+    "face_down_mark": {"en": "face down", "ja": "裏向き"},
 }
 
 
-def say(key: str, lang: str, **values: object) -> str:
+def say(key: str, lang: str, /, **values: object) -> str:
     entry = T[key]
     return fill(entry.get(lang) or entry["en"], {k: str(v) for k, v in values.items()})
 
@@ -242,6 +245,21 @@ T.update({
     "event.detached": {"en": "{card} is detached from {host}", "ja": "{card}を{host}から外す"},
     "event.transformed": {"en": "{card} becomes {name}", "ja": "{card}が{name}になる"},
     "event.revealed": {"en": "{cards} is revealed", "ja": "{cards}を公開する"},
+    "event.cancelled": {"en": "the ability is cancelled", "ja": "能力が無効になった"},
+})
+
+# the engine's own events as a trigger hears them ("When {event}: ...")
+T.update({
+    "when.moved": {"en": "a card moves", "ja": "カードの移動"},
+    "when.phase_start": {"en": "a phase starts", "ja": "フェイズ開始"},
+    "when.phase_end": {"en": "a phase ends", "ja": "フェイズ終了"},
+    "when.turn_start": {"en": "a turn starts", "ja": "ターン開始"},
+    "when.turn_end": {"en": "a turn ends", "ja": "ターン終了"},
+    "when.state": {"en": "a state changes", "ja": "状態の変化"},
+    "when.created": {"en": "a card is created", "ja": "カードの生成"},
+    "when.revealed": {"en": "cards are revealed", "ja": "カードの公開"},
+    "when.attached": {"en": "a card is attached", "ja": "カードが付く"},
+    "when.detached": {"en": "a card is detached", "ja": "カードが外れる"},
 })
 
 # the table's page (interpreter/table/static): sent to it with every view (views.table_words)

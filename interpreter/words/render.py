@@ -195,7 +195,10 @@ class Render(Walker):
     def _str(self, e: A.Str) -> str:
         if e.value in self.rs.zones or e.value in self.rs.states or e.value in ("up", "down"):
             return self.word(e.value) if e.value not in ("up", "down") else e.value
-        return self.say("text", v=self.phrases.get("names", e.value, self.lang) or e.value)
+        said = self.phrases.get("names", e.value, self.lang)
+        if said is None and any(ph.name == e.value for ph in self.rs.phases):
+            said = self.phrases.get("names", f"phase.{e.value}", self.lang)  # (a phase's name)
+        return self.say("text", v=said or e.value)
 
     @expr.on(A.NoneLit)
     def _none(self, e: A.NoneLit) -> str:
@@ -275,7 +278,9 @@ class Render(Walker):
 
     @ability.on(A.Trigger)
     def _trigger(self, a: A.Trigger) -> str:
-        event = self.phrases.get("names", a.event, self.lang) or readable(a.event)
+        event = self.phrases.get("names", a.event, self.lang)
+        if event is None:  # the engine's own events have words in the catalog
+            event = self.say(f"when.{a.event}") if f"when.{a.event}" in catalog.T else readable(a.event)
         self._fields(a.event)
         if a.cond is not None:
             return self.say("trigger_if", event=event, cond=self.expr(a.cond), body=self.body(a.body))

@@ -171,7 +171,7 @@ class Words:
         context = asked.key.split(".")[0]
         body = r.body(s.body) if isinstance(s, A.May) else r.stmt(s)
         text = self.say("may_prompt", body=body) if isinstance(s, A.May) else body
-        return f"{self._context(g, context, env, viewer)}: {text}" if context else text
+        return self.say("call", name=self._context(g, context, env, viewer), args=text) if context else text
 
     def _context(self, g: GameState, context: str, env: dict, viewer: int | None) -> str:
         """What a question is asked from: a card the viewer cannot see is a hidden card."""
@@ -254,6 +254,7 @@ class Words:
         rs = self.rs
         keys = [*rs.zones, *rs.states, *rs.properties, *rs.resources, *rs.counters,
                 *(ph.name for ph in rs.phases)]
+        keys += [v for p in rs.properties.values() if p.type == "enum" for v in p.values]
         out = {k: self.word(k) for k in keys}
         out.update({ph.name: self.phase(ph.name) for ph in rs.phases if ph.name not in rs.zones})
         return out
@@ -272,10 +273,19 @@ def words_for(game: Game, lang: str | None = None) -> Words:
     return _words(game, choose(lang or current, phrases.language if phrases else None))
 
 
+def _board(game: Game) -> dict:
+    """What the terminal's board needs to know of the ruleset to show it as the table does:
+    its flags (shown by name when set), its internal resources (not shown), resource maxima."""
+    rs = game.ruleset
+    return {"flags": [k for k, p in rs.properties.items() if p.type == "flag"],
+            "internal": [k for k, r in rs.resources.items() if r.get("internal")],
+            "max": {k: r["max"] for k, r in rs.resources.items() if r.get("max") is not None}}
+
+
 def said(g: GameState, viewer: int) -> dict:
     """The pending question and its options in words, for the seat asked (observation)."""
     w = words_for(g.game)
-    out: dict[str, Any] = {"lang": w.lang, "names": w.names(g)}
+    out: dict[str, Any] = {"lang": w.lang, "names": w.names(g), "board": _board(g.game)}
     if g.decision is not None and g.decision.player == viewer:
         out["question"] = w.question(g, viewer)
         out["options"] = [w.option(g, o, viewer) for o in g.decision.options]

@@ -1,0 +1,221 @@
+"""A diagnostic's words in the reader's language.
+
+The stages write their messages and hints in English (`Diagnostic.message`: what the LSP,
+SARIF and JSON carry); the text a person reads is translated as it is rendered. Each entry
+here is an English template with `{placeholders}` (the parts a message fills in: names,
+numbers, quoted values) and its translations: a message that fits the template is said with
+the translation, the placeholders' values kept. A message that fits none is shown as written
+(tests/test_words.py renders the bad-input corpus in Japanese and fails on any such message).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from interpreter.words.phrases import PLACEHOLDER, fill
+
+# English template -> {language: translation}. More specific templates first: the first that
+# fits wins.
+MESSAGES: dict[str, dict[str, str]] = {
+    # files and YAML
+    "file is empty": {"ja": "ファイルが空です"},
+    "file is not valid UTF-8": {"ja": "ファイルが正しいUTF-8ではありません"},
+    "save the file as UTF-8": {"ja": "ファイルをUTF-8で保存してください"},
+    "document expands to more than {n} nodes": {"ja": "文書を展開すると{n}個を超える要素になります"},
+    "anchors and aliases (&a / *a) multiply: this looks like an alias bomb":
+        {"ja": "アンカーとエイリアス（&a / *a）が掛け算で増えています：エイリアス爆弾のようです"},
+    "tag {tag} is not allowed": {"ja": "タグ{tag}は使えません"},
+    "remove the tag; only plain YAML data is read":
+        {"ja": "タグを外してください（普通のYAMLのデータだけを読みます）"},
+    "duplicate key {key}": {"ja": "キー{key}が重複しています"},
+    "each key may appear once; the earlier one would be lost":
+        {"ja": "キーは一度だけ書けます（前のものは失われます）"},
+    "first written here": {"ja": "最初に書かれた場所"},
+    "first defined here": {"ja": "最初に定義された場所"},
+    "first used here": {"ja": "最初に使われた場所"},
+    "{key} is indented {n} spaces, deeper than the key above it ({m})":
+        {"ja": "{key}の字下げ（{n}文字）が上のキー（{m}文字）より深い"},
+    "indent {key} by {n} spaces, like {other}": {"ja": "{key}を{other}と同じ{n}文字字下げしてください"},
+    "a ': ' inside a value that is not in quotes": {"ja": "引用符のない値の中に': 'があります"},
+    "put the whole value in quotes (\"...\" or '...'), or remove the ':'":
+        {"ja": "値全体を引用符（\"...\"か'...'）で囲むか、':'を消してください"},
+    "a tab is used to indent; YAML indents with spaces only":
+        {"ja": "字下げにタブが使われています（YAMLの字下げは空白だけ）"},
+    "replace the tab with spaces (as many as the lines around it use)":
+        {"ja": "タブを空白に置き換えてください（前後の行と同じ数）"},
+    "a value cannot start with {c} unless it is in quotes": {"ja": "引用符なしの値は{c}で始められません"},
+    "put the text in quotes: {text}": {"ja": "テキストを引用符で囲んでください：{text}"},
+    "missing ':' after the key {key}": {"ja": "キー{key}の後に':'がありません"},
+    "write {text}": {"ja": "{text}と書いてください"},
+    "the first line is indented {n} space; the keys of the file start at the first column":
+        {"ja": "最初の行が{n}文字字下げされています（ファイルのキーは1桁目から始まります）"},
+    "the first line is indented {n} spaces; the keys of the file start at the first column":
+        {"ja": "最初の行が{n}文字字下げされています（ファイルのキーは1桁目から始まります）"},
+    "remove the spaces before it": {"ja": "前の空白を消してください"},
+    "this \" ends the text that starts at column {n}; the rest of the line is left over":
+        {"ja": "この\"で{n}桁目からのテキストが終わり、行の残りがはみ出しています"},
+    "inside effect text write text as 「...」, or quote the whole value with ' instead of \"":
+        {"ja": "効果のテキストの中では文字列を「...」と書くか、値全体を\"ではなく'で囲んでください"},
+    "this \" opens a text that is never closed": {"ja": "この\"で始まるテキストが閉じられていません"},
+    "end the text with \" on the same line": {"ja": "同じ行で\"を書いてテキストを閉じてください"},
+    "this [ opens a list that is not closed": {"ja": "この[で始まるリストが閉じられていません"},
+    "end the list with ] (items are separated by commas)":
+        {"ja": "リストを]で閉じてください（項目はカンマで区切ります）"},
+    "this line is indented {n} spaces, but the keys of the mapping it belongs to (from line {line}) "
+    "are indented {m}":
+        {"ja": "この行は{n}文字字下げされていますが、属するマッピング（{line}行目から）のキーは{m}文字です"},
+    "indent it by {n} spaces like them, or more to put it inside the key above":
+        {"ja": "同じ{n}文字で字下げするか、上のキーの中に入れるならもっと深くしてください"},
+    "document expands to more than {n} characters of text": {"ja": "文書を展開すると{n}文字を超えます"},
+    "YAML nested deeper than {n} levels": {"ja": "YAMLの入れ子が{n}段より深くなっています"},
+    "an anchor that contains an alias to itself nests forever":
+        {"ja": "自分自身へのエイリアスを含むアンカーは無限に入れ子になります"},
+    "integer has more than {n} digits": {"ja": "整数が{n}桁を超えています"},
+    "quote it if it is text": {"ja": "テキストなら引用符で囲んでください"},
+    "{path} is outside the game's folder {folder}": {"ja": "{path}はゲームのフォルダ{folder}の外です"},
+    "name files inside the game's folder, or give their folder on the command line":
+        {"ja": "ゲームのフォルダ内のファイルを指定するか、そのフォルダをコマンドラインで渡してください"},
+    # limits
+    "forbid query: {message}": {"ja": "禁止リストの条件：{message}"},
+    "nested deeper than {n} levels": {"ja": "入れ子が{n}段より深くなっています"},
+    "number has {n} digits; the limit is {m}": {"ja": "数が{n}桁です（上限は{m}桁）"},
+    "no game needs numbers this large": {"ja": "これほど大きな数を使うゲームはありません"},
+    "split the effect into smaller steps, `let` variables or a ruleset verb":
+        {"ja": "効果を小さな手順、`let`の変数、ルールセットの動詞に分けてください"},
+    "no game is played with decks this large": {"ja": "これほど大きなデッキで遊ぶゲームはありません"},
+    "the deck holds more than {n} cards": {"ja": "デッキが{n}枚を超えています"},
+    "name a bundled ruleset id or give the ruleset file too":
+        {"ja": "同梱のルールセットのidを書くか、ルールセットのファイルも渡してください"},
+    # the schema
+    "the file must be a mapping (key: value), got a list":
+        {"ja": "ファイルはマッピング（キー: 値）でなければなりません（リストです）"},
+    "missing required key {key}": {"ja": "必須のキー{key}がありません"},
+    "{what} must be text, got {value}": {"ja": "{what}はテキストでなければなりません（{value}です）"},
+    "unknown key {key} in {where}": {"ja": "{where}に不明なキー{key}があります"},
+    "{what} must be a list, got {value}": {"ja": "{what}はリストでなければなりません（{value}です）"},
+    "{what} must be an integer, got {value}": {"ja": "{what}は整数でなければなりません（{value}です）"},
+    "{what} must be a whole number, got {value}": {"ja": "{what}は整数でなければなりません（{value}です）"},
+    "{what} must be true or false": {"ja": "{what}はtrueかfalseでなければなりません"},
+    "{what} of {verb} must be a number, got a text":
+        {"ja": "{verb}の{what}は数でなければなりません（テキストです）"},
+    "a condition must be true or false; got a text":
+        {"ja": "条件は真か偽でなければなりません（テキストです）"},
+    "{value} is text because of the quotes: write {n}":
+        {"ja": "{value}は引用符のためテキストです：{n}と書いてください"},
+    "{value} is a full-width digit: write {n}": {"ja": "{value}は全角数字です：{n}と書いてください"},
+    "{value} is in full-width digits: write {n}": {"ja": "{value}は全角数字です：{n}と書いてください"},
+    # names
+    "did you mean {name}?": {"ja": "もしかして：{name}"},
+    "unknown card {name}": {"ja": "不明なカード{name}"},
+    "unknown name {name}": {"ja": "不明な名前{name}"},
+    "unknown event {name}": {"ja": "不明なイベント{name}"},
+    "unknown phase {name}": {"ja": "不明なフェイズ{name}"},
+    "unknown state {name}": {"ja": "不明な状態{name}"},
+    "unknown verb {name}": {"ja": "不明な動詞{name}"},
+    "unknown zone {name} in {where}": {"ja": "{where}に不明な場所{name}があります"},
+    "unknown zone {name}": {"ja": "不明な場所{name}"},
+    "unknown card property {name}": {"ja": "不明なカードのプロパティ{name}"},
+    "unknown property, state or counter {name}": {"ja": "不明なプロパティ・状態・カウンター{name}"},
+    "if {name} is text (a name, a group), write it in quotes: {quoted}":
+        {"ja": "{name}がテキスト（名前やグループ）なら、引用符で囲んでください：{quoted}"},
+    "variables here: {names}": {"ja": "ここで使える変数：{names}"},
+    "no player {name}: this game has {n} players":
+        {"ja": "プレイヤー{name}はいません（このゲームは{n}人用です）"},
+    "write P1 or P2": {"ja": "P1かP2と書いてください"},
+    "{name} is neither a token of this ruleset (its tokens: {tokens}) nor a card of its card sets":
+        {"ja": "{name}はこのルールセットのトークン（{tokens}）でもカードセットのカードでもありません"},
+    "declare it under the ruleset's `tokens`, or name a card":
+        {"ja": "ルールセットの`tokens`に宣言するか、カードの名前を書いてください"},
+    "card {name} is defined twice": {"ja": "カード{name}が二度定義されています"},
+    "rename one of them, or remove the copy": {"ja": "どちらかの名前を変えるか、コピーを消してください"},
+    "forbid entry id {name} is used twice": {"ja": "禁止リストのid {name}が二度使われています"},
+    "give each entry its own id": {"ja": "各項目に別のidを付けてください"},
+    "no ruleset {name} to check against": {"ja": "照合するルールセット{name}がありません"},
+    # effect text
+    "unexpected end of text": {"ja": "テキストが途中で終わっています"},
+    "unexpected {token}": {"ja": "予期しない{token}"},
+    "expected {what}": {"ja": "{what}が必要です"},
+    "nesting deeper than {n} levels": {"ja": "入れ子が{n}段より深くなっています"},
+    "split the effect into smaller steps or a ruleset verb":
+        {"ja": "効果を小さな手順かルールセットの動詞に分けてください"},
+    "{name} is computed by the ruleset (formula: {formula}); a card cannot set it":
+        {"ja": "{name}はルールセットが計算します（式：{formula}）。カードでは設定できません"},
+    "set the properties it is computed from": {"ja": "計算元のプロパティを設定してください"},
+    # resources, decks
+    "resource {name} starts at {n}, outside its bounds {bounds}":
+        {"ja": "リソース{name}の初期値{n}が範囲{bounds}の外です"},
+    "resource {name} has max {max} below its min {min}":
+        {"ja": "リソース{name}の最大{max}が最小{min}より小さい"},
+    "start it within min and max": {"ja": "最小と最大の間から始めてください"},
+    "swap them": {"ja": "入れ替えてください"},
+    "{n} copies of {card} in {zone}; at most {max} allowed": {"ja": "{zone}に{card}が{n}枚（最大{max}枚）"},
+    "{n} copies of {card}; at most {max} allowed": {"ja": "{card}が{n}枚（最大{max}枚）"},
+    "{zone} has {n} cards; it must have exactly {m}": {"ja": "{zone}は{n}枚です（ちょうど{m}枚必要）"},
+    "the {deck} holds {kinds} cards only (this deck has {n})":
+        {"ja": "{deck}に入れられるのは{kinds}のカードだけです（このデッキには{n}枚）"},
+    # scenarios
+    "checkpoint {name}: {message}": {"ja": "チェックポイント{name}：{message}"},
+    "winner: expected {want}, got {got}": {"ja": "勝者：{want}のはずが{got}"},
+    "reason: expected it to contain {want}, got {got}": {"ja": "理由：{want}を含むはずが{got}"},
+    "options: expected one containing {want}, got {got}": {"ja": "選択肢：{want}を含むものがあるはずが{got}"},
+    "options: expected none containing {want}, got {got}":
+        {"ja": "選択肢：{want}を含むものはないはずが{got}"},
+    "log: expected exactly {n} of {event}, got {got}": {"ja": "ログ：{event}がちょうど{n}件のはずが{got}件"},
+    "log: expected no {event}": {"ja": "ログ：{event}はないはず"},
+    "log: expected {want} (in order); the log has no {event} event":
+        {"ja": "ログ：{want}（順に）があるはずが、ログに{event}のイベントがない"},
+    "log: expected {want} (in order); the log's {event} events: {seen}":
+        {"ja": "ログ：{want}（順に）があるはず。ログの{event}のイベント：{seen}"},
+    "log: expected {want} (in order)": {"ja": "ログ：{want}（順に）があるはず"},
+    "{key}: expected {n} cards, got {m} {names}": {"ja": "{key}：{n}枚のはずが{m}枚 {names}"},
+    "{key}: expected it to contain {name}, got {names}": {"ja": "{key}：{name}を含むはずが{names}"},
+    "{key}: expected {want}, got {got}": {"ja": "{key}：{want}のはずが{got}"},
+    "expected a decision by {want}, but {who} is asked: {prompt}":
+        {"ja": "{want}の選択のはずが、{who}が尋ねられている：{prompt}"},
+    "the game ended with {n} decisions left ({reason})":
+        {"ja": "選択が{n}個残ったままゲームが終わった（{reason}）"},
+    "{n} fixed random outcomes left over: the match took {m} random steps":
+        {"ja": "固定した乱数の結果が{n}個余った（対戦の乱数は{m}回）"},
+    "unknown counter {name}": {"ja": "不明なカウンター{name}"},
+    "unknown resource {name}": {"ja": "不明なリソース{name}"},
+    "{where} is not a card's place": {"ja": "{where}はカードの置き場所ではありません"},
+    "no card at {where} ({n} in {zone})": {"ja": "{where}にカードがありません（{zone}に{n}枚）"},
+    "no phase {name} in the turn structure": {"ja": "ターンの構造にフェイズ{name}がありません"},
+    "no player {name}: the players are P1 to {last}": {"ja": "プレイヤー{name}はいません（P1〜{last}）"},
+    "no option of this game can contain {text}": {"ja": "このゲームの選択肢で{text}を含むものはありません"},
+    "tcg check --explain {code}": {"ja": "tcg check --explain {code}"},
+}
+
+
+@cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    out = []
+    for template in MESSAGES:
+        parts = PLACEHOLDER.split(template)  # literal, name, literal, name, ...
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        out.append((re.compile(regex, re.S), template))
+    return out
+
+
+def translated(text: str, lang: str) -> str | None:
+    """The text in `lang`, or None when no template fits it."""
+    if lang == "en" or not text:
+        return text
+    for pattern, template in _patterns():
+        m = pattern.fullmatch(text)
+        if m:
+            values = m.groupdict()
+            if "message" in values:  # a message inside a message: translated in turn
+                inner = translated(values["message"], lang)
+                if inner is None:
+                    return None
+                values["message"] = inner
+            return fill(MESSAGES[template][lang], values)
+    return None
+
+
+def say(text: str, lang: str) -> str:
+    """A diagnostic's message or hint in `lang` (as written when no template fits)."""
+    found = translated(text, lang)
+    return text if found is None else found
