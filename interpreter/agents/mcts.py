@@ -136,7 +136,10 @@ class MCTSAgent:
         turn, steps = world.turn, 0
         while world.decision is not None and steps < self.playout_steps \
                 and world.turn - turn < self.playout_turns:
-            world.apply(best_next(world) if greedy else rng.randrange(len(world.decision.options)))
+            if greedy:
+                world = greedy_step(world)
+            else:
+                world.apply(rng.randrange(len(world.decision.options)))
             steps += 1
         if world.stack:  # (only under priority: cut short with objects waiting)
             quiet(world)
@@ -145,6 +148,39 @@ class MCTSAgent:
             return 0.5 if r.winner is None else float(r.winner == player)
         x = (world.game.score(world, player) - base) / self.scale
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+
+
+def greedy_step(world: GameState) -> GameState:
+    """The state after best_next's option, found for less. Where the state after an option is
+    the one it was scored on (not under priority, which scores once the stack has resolved),
+    the copy it was tried on goes on, and the last option is tried on `world` itself: one copy
+    and one run to the next decision fewer per step than trying every option and applying the
+    best again (a copy plays as the original does). An option after which nothing the
+    heuristic reads has changed (Game.score_reads; about 2 in 5 on UCB) scores what `world`
+    scores, computed once. A single option is applied without a score."""
+    d = world.decision
+    n = len(d.options)
+    if n > 1 and world.game.ruleset.timing == "priority":
+        world.apply(best_next(world))
+        return world
+    if n == 1:
+        world.apply(0)
+        return world
+    game, player = world.game, d.player
+    at, reads, before = world.version, game.score_reads, None
+    best, best_state = float("-inf"), world
+    for i in range(n):
+        w = world.clone() if i < n - 1 else world  # (the last on the world itself)
+        w.apply(i)
+        if w.result is None and w.unchanged(at, reads) and (before is not None or w is not world):
+            if before is None:
+                before = game.score(world, player)
+            v = before
+        else:
+            v = game.score(w, player)
+        if v > best:  # (ties: the first)
+            best, best_state = v, w
+    return best_state
 
 
 def best_next(world: GameState) -> int:
