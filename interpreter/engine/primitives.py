@@ -12,6 +12,7 @@ from typing import Any
 
 from interpreter.engine import chance, kernel, vm
 from interpreter.engine.actions import Offer
+from interpreter.engine.control import control
 from interpreter.engine.model import offered
 from interpreter.engine.priority import counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
@@ -514,6 +515,10 @@ PRIMITIVES: dict[str, Primitive] = {
     "resolve": Primitive(resolve, (P("ability", "ability"),),
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
+    "control": Primitive(control, (P("cards", "cards"), P("player", "player"),
+                                   P("until", "text", None)),
+                         "a player gains control of cards, as the same objects (until the "
+                         "end of the turn with until=turn)"),
     "counter": Primitive(counter, (P("card", "cards"),),
                          "these cards' spells, and their abilities the resolving object "
                          "targets, leave the stack without resolving (timing: priority)"),
