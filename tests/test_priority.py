@@ -266,3 +266,62 @@ def test_every_seat_sees_what_an_ability_on_the_stack_targets():
                 kinds.add(top[0])
             vm.answer(g, rng.choice(g.decision.options))
     assert kinds == {"ability", "trigger"}, kinds
+
+
+def test_x_costs_delayed_triggers_control_and_casting_play_alike_on_both_paths():
+    """Random matches of a deck of {X} costs, delayed triggers, control changes and spells
+    cast by effects (tests/cards/priority/decks/beyond.yaml) end by the rules and log alike on
+    both paths; between them they steal, give back, cast from the graveyard and trigger later."""
+    import io
+
+    from interpreter.run.match import MatchSetup, play
+
+    decks = ROOT / "tests" / "cards" / "priority" / "decks"
+    seen: set[str] = set()
+    for seed in range(12):
+        other = decks / ("red.yaml" if seed % 2 else "green.yaml")
+        setup = MatchSetup(RULESET, [str(decks / "beyond.yaml"), str(other)], seed,
+                           ["random", "random"])
+        logs = []
+        for reference in (False, True):
+            out = io.StringIO()
+            g = play(setup, out, reference=reference)
+            assert "loop limit" not in g.result.reason and "program ended" not in g.result.reason
+            logs.append(out.getvalue())
+        assert logs[0] == logs[1], seed
+        seen |= {e for e in ('"e": "control"', '"object": "trigger", "card": "Unearth',
+                             '"object": "trigger", "card": "Study', '"card": "Recall')
+                 if e in logs[0]}
+    assert len(seen) == 4, seen
+
+
+def test_search_agents_clone_delayed_triggers_and_control_changes():
+    """A clone keeps the delayed triggers set up and the control changes to undo, and
+    changing the copy leaves the original alone (greedy and MCTS search on copies)."""
+    from interpreter.run.scenario import build_state
+
+    g = build_state(load_game(RULESET), {"phase": "main", "zones": {
+        "deck@P1": ["Forest"], "deck@P2": ["Forest"], "hand@P1": ["Threaten", "Study"],
+        "battlefield@P1": ["Forest", "Forest"], "battlefield@P2": ["Bear"]}}, 0)
+    for text in ("cast Study", "cast Threaten"):
+        vm.answer(g, next(o for o in g.decision.options if text in observation(g, 0)["options"]
+                          [g.decision.options.index(o)]))
+    assert len(g.delayed) == 1 and len(g.controls) == 1
+    copy = g.clone()
+    copy.delayed.clear()
+    copy.controls.clear()
+    assert len(g.delayed) == 1 and len(g.controls) == 1
+
+
+def test_a_delayed_trigger_in_a_ruleset_text_is_reported(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace(
+        'do: "change(card, damage, n)"', 'do: "change(card, damage, n); at next turn_end { draw(you) }"', 1)
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[DELAYED]: a delayed trigger (`at next ...`) is set up by a card's text" in out, out
+
+
+def test_state_checks_at_priority_need_priority(tmp_path: Path):
+    text = Path(RULESET).read_text(encoding="utf-8").replace("timing: priority\n", "", 1)
+    text = text.replace("    stack: true\n", "").replace("    fizzled:", "    # fizzled:")
+    out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
+    assert "error[STATE-CHECKS]: `state_checks: priority` needs `timing: priority`" in out, out

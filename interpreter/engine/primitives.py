@@ -12,8 +12,9 @@ from typing import Any
 
 from interpreter.engine import chance, kernel, vm
 from interpreter.engine.actions import Offer
+from interpreter.engine.control import control
 from interpreter.engine.model import offered
-from interpreter.engine.priority import counter
+from interpreter.engine.priority import act, counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
 
 
@@ -483,7 +484,7 @@ def run(g: GameState, env: dict, card: Any) -> None:
 
 # primitives that start code (a frame) to run after them, or drop running code: only the last
 # statement of a decision-free run may be one of them (compile/straight.py)
-FRAMING = frozenset({"cancel", "resolve", "run"})
+FRAMING = frozenset({"cancel", "resolve", "run", "act"})
 # primitives that may start code to run after them, returning True when they did: a
 # decision-free run goes on after one as after a verb call, handing over when it did
 HANDING = frozenset({"offer"})
@@ -539,6 +540,13 @@ PRIMITIVES: dict[str, Primitive] = {
     "resolve": Primitive(resolve, (P("ability", "ability"),),
                          "pay an activated ability's cost and resolve it"),
     "run": Primitive(run, (P("card", "cards"),), "resolve a card's own effect (a spell)"),
+    "act": Primitive(act, (P("card", "cards"), P("action", "action")),
+                     "you take an action with each card now, as the effect allows (its "
+                     "requires, speed and limit not asked): a spell cast from an effect"),
+    "control": Primitive(control, (P("cards", "cards"), P("player", "player"),
+                                   P("until", "text", None)),
+                         "a player gains control of cards, as the same objects (until the "
+                         "end of the turn with until=turn)"),
     "counter": Primitive(counter, (P("card", "cards"),),
                          "these cards' spells, and their abilities the resolving object "
                          "targets, leave the stack without resolving (timing: priority)"),

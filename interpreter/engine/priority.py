@@ -338,6 +338,28 @@ def candidates(g: GameState, td: TargetDef, card: int, player: int, bound: dict,
     return out
 
 
+# ---------- actions taken by effects ----------
+def act(g: GameState, env: dict, card: Any, action: str) -> None:
+    """The effect's controller (`you`) takes `action` with each card, now, in order: "cast it
+    from your graveyard", "you may cast it without paying its mana cost" (an action whose `do`
+    pays nothing). The effect allows it: the action's `requires`, speed, limit and phase are
+    not asked. Its code runs as when a player takes it: under `timing: priority` an action with
+    `stack: true` chooses the card's targets, runs its `do` and puts a spell on the stack, to
+    resolve as any; a card with a target that has no legal choice is not cast. Within the
+    running effect, as a block: nothing settles until the effect ends."""
+    adef = g.game.ruleset.actions.get(action)
+    if adef is None:  # (a window's name: not one action to take)
+        return
+    player = env["you"]
+    frames = []
+    for c in vm.as_cards(g, card):
+        if targetable(g, (action, c, None), player):
+            aenv = g.game.player_envs[player].copy()
+            aenv["card"] = c
+            frames.append(Frame(adef.body, aenv, "block"))
+    g.frames.extend(reversed(frames))  # (the first card's on top: taken first)
+
+
 # ---------- resolving ----------
 def resolve_top(g: GameState) -> None:
     """The top object leaves the stack and resolves as its controller. A spell or ability

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import repetition, vm
+from interpreter.engine import control, repetition, vm
 from interpreter.engine.actions import (
     PASS,
     start_action,
@@ -67,7 +67,8 @@ class PhaseStart(Instr):
         ending = self.ending
         if ending is not None:
             f.pc += 1  # (the plain start, next)
-            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring) \
+            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring
+                    or g.controls) \
                     and end_phase(g, ending):  # (else nothing to do: no call)
                 return  # as the plain start does: what settling started runs first
         # every change to what the win/loss rules read checks them at once: here only the
@@ -145,7 +146,8 @@ class TurnEnd(Instr):
         ending = self.ending
         if ending is not None:  # (as in PhaseStart)
             f.pc += 1  # (the plain end, next)
-            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring) \
+            if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring
+                    or g.controls) \
                     and end_phase(g, ending):
                 return  # as the plain end does: what settling started runs first
         env = f.env
@@ -161,7 +163,7 @@ class TurnEnd(Instr):
             env["#ending"] = True  # (after the judgement, the turn passes)
             judge(g, f, f"the same board for {limits.board_turns} turns", limits.board_ref)
             return
-        if g.mods or g.counts or "turn" in g.expiring:  # (else expire would end nothing)
+        if g.mods or g.counts or "turn" in g.expiring or g.controls:  # (else nothing ends)
             expire(g, "turn")
         g.turn_player = g.game.opponent[g.turn_player]  # (g.other, no call)
         g.version += 1
@@ -176,7 +178,7 @@ def end_phase(g: GameState, phase: PhaseDef) -> bool:
     expires. True when settling then started something, which runs first."""
     if "phase_end" in g.heard and not vm.quiet(g, "phase_end", changed=False):
         vm.emit(g, "phase_end", {"phase": phase.name, "player": g.turn_player}, changed=False)
-    if g.mods or g.counts or "phase" in g.expiring:  # (else expire ends nothing)
+    if g.mods or g.counts or "phase" in g.expiring or g.controls:  # (else nothing ends)
         expire(g, "phase")
     return bool(needs_settling(g) and vm.settle_point(g))
 
@@ -194,7 +196,10 @@ def judge(g: GameState, f: Frame, reason: str, ref: str) -> None:
 
 
 def expire(g: GameState, until: str) -> None:
-    """End modifiers, states and action counts that last until the end of a phase or turn."""
+    """End modifiers, states, action counts and control changes that last until the end of a
+    phase or turn."""
+    if g.controls:
+        control.expire(g, until)
     ended: tuple[str, ...] = ()  # the change channels (compile/reads.py) of what ended
     if g.mods and any(m[4] == until for m in g.mods):
         g.mods = [m for m in g.mods if m[4] != until]
