@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as e:  # noqa: BLE001 - the one place that turns errors into exit codes
         return _report_error(e)
+    finally:  # (the language chosen is this run's: not an in-process caller's next run's)
+        for chosen in ("interpreter.words.ui", "interpreter.words.speak"):
+            if chosen in sys.modules:
+                sys.modules[chosen].current = None
 
 
 def _report_error(e: Exception) -> int:

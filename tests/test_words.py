@@ -219,3 +219,57 @@ def test_tcg_cards_says_what_is_wrong_with_a_bad_file(tmp_path, capsys) -> None:
     path.write_text('ruleset: ucb\ncards: [{name: x, abilities: ["when (("]}]\n', encoding="utf-8")
     assert main(["cards", "--lang", "en", str(path)]) == 0
     assert "does not parse: run tcg check" in capsys.readouterr().out
+
+
+def english_fixed_strings() -> set[str]:
+    """The catalog's English fixed strings: each entry's text between its placeholders, where
+    it has a word of three letters or more (what would show that an English string leaked)."""
+    from interpreter.words import ui  # noqa: F401 (its entries join the catalog)
+
+    out = set()
+    for entry in catalog.entries().values():
+        for part in re.split(r"\{\w+\}", entry["en"]):
+            part = part.strip(" :;,.()[]“”'-=")
+            if re.search(r"[A-Za-z]{3,}", part) and part != entry["ja"]:
+                out.add(part)
+    return out
+
+
+def _english_words(lines: list[str], data: set[str]) -> set[str]:
+    """The ASCII words of the lines that are not the game's own data (a card's name or text
+    value, which a designer may write in any script)."""
+    return {w for line in lines for w in re.findall(r"[A-Za-z_]{3,}", line)} - data
+
+
+def _data_words(ruleset: str) -> set[str]:
+    from interpreter.run.loading import load_game
+
+    game = load_game(ruleset)
+    values = [str(v) for d in [*game.cards.values(), *game.tokens.values()]
+              for v in [d.name, *d.props.values()] if isinstance(v, str)]
+    return {w for v in values for w in re.findall(r"[A-Za-z_]{3,}", v)}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_whole_match_in_the_terminal_is_in_japanese(capsys, monkeypatch, ruleset: str) -> None:
+    """A whole match (no turn limit of its own) in the terminal in ja: no effect code (the
+    Lark parser finds none), no English fixed string of the catalog, no English word at all
+    but the game's own data."""
+    rng = random.Random(f"{ruleset}-whole")
+    monkeypatch.setattr("builtins.input", lambda prompt="": str(rng.randrange(4)))
+    assert main(["play", ruleset, "--agents", "human,random", "--lang", "ja", "--seed", "5"]) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in (captured.out + captured.err).splitlines()
+             if line.strip() and not line.startswith("result: ")]
+    assert any(line.startswith("  [0] ") for line in lines)
+    assert [(line, effect_code(line)) for line in lines if effect_code(line)] == []
+    fixed = english_fixed_strings()
+    assert [(line, s) for line in lines for s in fixed if s in line] == []
+    assert _english_words(lines, _data_words(ruleset)) == set()
+
+
+def test_every_bundled_card_is_rendered_in_japanese_words() -> None:
+    """English names of events, phases or actions inside a Japanese rendering are found."""
+    lines = [line for path in bundled_card_files() for line in card_texts(str(path), "ja")]
+    rendered = [line for line in lines if line.startswith("  " + catalog.say("rendered", "ja"))]
+    assert [line for line in rendered if re.search(r"[A-Za-z_]{3,}", line)] == []

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from interpreter.diagnostics import TcgError
+from interpreter.words import ui  # noqa: F401 (its ui.* entries join the catalog)
 from interpreter.words.catalog import say
-from interpreter.words.ui import tr
 
 
 class Agent(Protocol):
@@ -146,7 +146,7 @@ class HumanAgent:
             try:
                 raw = input("> ")
             except EOFError:
-                raise TcgError(tr("ui.input_closed")) from None
+                raise TcgError(say("ui.input_closed", lang)) from None
             answer = _answer(raw, observation, numbers, lang, set(self.numbers.values()))
             if isinstance(answer, int):
                 return answer

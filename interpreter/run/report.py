@@ -24,6 +24,7 @@ from rich.text import Text
 
 from interpreter.run.cards import NEVER_PLAYED_DRAWN, NEVER_PLAYED_RATE, never_played
 from interpreter.run.stats import text_histogram
+from interpreter.words.ui import reason as ui_reason
 from interpreter.words.ui import tr
 
 
@@ -144,7 +145,7 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None, skill: dic
         r.add_column(tr("ui.col.games"), justify="right")
         r.add_column(tr("ui.col.share"), justify="right")
         for reason, count in s["reasons"].items():
-            r.add_row(reason, str(count), f"{100 * count / n:.1f}%")
+            r.add_row(ui_reason(reason), str(count), f"{100 * count / n:.1f}%")
         console.print(r)
 
     render_cards(console, run.cards)

@@ -7,6 +7,8 @@ that every entry has every language covers them too. Contract lines that scripts
 
 from __future__ import annotations
 
+import re
+
 from interpreter.words import choose
 from interpreter.words.catalog import T, say
 
@@ -26,6 +28,20 @@ def lang() -> str:
 
 def tr(key: str, /, **values: object) -> str:
     return say(key, lang(), **values)
+
+
+def reason(text: str) -> str:
+    """A match's end reason in words: the engine's part from the catalog ("P2 loses", the
+    limits), the ruleset's own (after ": ") as it wrote it."""
+    lang_ = lang()
+    if m := re.fullmatch(r"(P\S+) (wins|loses|concedes)(?:: (.*))?", text, re.S):
+        head = say({"wins": "win", "loses": "lose", "concedes": "concedes"}[m[2]], lang_, player=m[1])
+        return say("call", lang_, name=head, args=m[3]) if m[3] else head
+    if m := re.search(r"turn limit: (\d+) turns reached", text):
+        return say("table.turn_limit", lang_, n=m[1])
+    if text.startswith("loop limit"):
+        return say("table.loop_limit", lang_)
+    return text
 
 
 T.update({

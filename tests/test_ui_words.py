@@ -1,0 +1,144 @@
+"""The tool's own words in the player's language (issue 33): diagnostics, `tcg check`'s and
+`tcg simulate`'s words, in English and Japanese, chosen by --lang; the contract lines scripts
+read stay as they are. A string without a translation fails here: the catalog's entries, every
+diagnostic the bad-input corpora give, and a scan of the code that prints for literal English."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.check.files import check_paths
+from interpreter.cli import main
+from interpreter.diagnostics import Diagnostic
+from interpreter.words import catalog, diag, ui
+from interpreter.words.phrases import PLACEHOLDER
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = [p for folder in ("tests/bad", "tests/hostile") for p in sorted((ROOT / folder).glob("*.yaml"))
+           if p.name != "expected.yaml"]
+
+
+def test_every_entry_has_every_language_and_the_same_placeholders() -> None:
+    for key, entry in catalog.entries().items():
+        assert set(entry) == {"en", "ja"}, key
+        assert set(PLACEHOLDER.findall(entry["ja"])) == set(PLACEHOLDER.findall(entry["en"])), key
+    for english, entry in diag.MESSAGES.items():
+        assert set(entry) == {"ja"}, english
+        assert set(PLACEHOLDER.findall(entry["ja"])) == set(PLACEHOLDER.findall(english)), english
+
+
+def _texts(d: Diagnostic) -> list[str]:
+    # a forbid list's message is the list's own words (its hint: tcg check --explain ID)
+    own = d.hint.startswith("tcg check --explain")
+    return [t for t in ([] if own else [d.message]) + [d.hint] + [r.message for r in d.related] if t]
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_diagnostic_of_the_corpora_reads_in_japanese(path: Path) -> None:
+    report = check_paths([path])
+    assert [(d.code, t) for d in report.diagnostics for t in _texts(d)
+            if diag.translated(t, "ja") is None] == []
+
+
+def test_check_speaks_japanese_and_keeps_its_contract(capsys) -> None:
+    bad = ROOT / "tests/bad/duplicate_card.yaml"
+    assert main(["check", "--lang", "ja", str(bad)]) == 1
+    out, err = capsys.readouterr()
+    header = r"(?m)^.+duplicate_card\.yaml:7:11: error\[DUPLICATE-CARD\]: "
+    assert re.search(header + "カード'騎士'が二度定義されています$", out), out
+    assert "  注: " in out and "最初に定義された場所" in out and "  = ヒント: どちらかの名前を変えるか" in out
+    assert err.startswith("問題が")
+    assert main(["check", str(bad)]) == 1  # (the next run without --lang: the locale's, English here)
+    out, err = capsys.readouterr()
+    assert "error[DUPLICATE-CARD]: card '騎士' is defined twice" in out and "= help: rename" in out
+    assert "1 problem found" in err
+
+
+def test_a_message_no_template_fits_is_found() -> None:
+    assert diag.translated("a message nobody wrote a template for", "ja") is None
+    assert diag.translated("forbid query: a message nobody wrote", "ja") is None  # (inside too)
+    said = diag.say("unknown zone 'battel' in 'battel@P1'", "ja")
+    assert said == "'battel@P1'に不明な場所'battel'があります"
+
+
+def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
+    from tests.test_words import english_fixed_strings
+
+    assert main(["simulate", "ucb", "--games", "2", "--workers", "1", "--agents", "random,random",
+                 "--lang", "ja", "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.match(r"result: A .+ — 2 games$", lines[-1])  # the contract line, as it is
+    body = "\n".join(lines[:-1])
+    assert "結果（95% Wilson区間）" in body and "先攻は決着した" in body
+    # (a ruleset's own end reason is its data: ucb's is written in English)
+    leaked = [s for s in english_fixed_strings() if " " in s and re.search(rf"\b{re.escape(s)}\b", body)]
+    assert leaked == []
+
+
+# ---- no literal English in the code that prints ----
+
+# the files (and functions: None is all of them) whose printing is a person's reading
+SCANNED = {"interpreter/run/report.py": None, "interpreter/run/narrate.py": None,
+           "interpreter/agents/basic.py": {"choose", "_answer", "_card_text", "_numbering"},
+           "interpreter/cli.py": {"main", "_check", "_test", "_print_outcome", "_play"},
+           "interpreter/diagnostics.py": {"render", "header"}}
+PRINTS = {"print", "add_column", "add_row", "Table", "TextColumn", "Text", "append"}
+# the lines scripts read, kept as they are (`{}`: a value)
+CONTRACT = re.compile(r"result: .*|swap: .*|ok   \{\}: \{\}|FAIL \{\}: \{\}|\{\} passed, \{\} failed"
+                      r"|\{\}:\{\}:\{\}: \{\}\[\{\}\]: \{\}")
+
+
+def _literal(node: ast.AST) -> list[str]:
+    """The literal text a printed argument is made of (`{}` for each value put in it)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return ["".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)]
+    if isinstance(node, ast.BinOp):
+        return _literal(node.left) + _literal(node.right)
+    if isinstance(node, ast.IfExp):
+        return _literal(node.body) + _literal(node.orelse)
+    return []  # a call (tr(...), say(...)), a name: words from the catalog or data
+
+
+def _printed_english(path: str, functions: set[str] | None) -> list[str]:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or (functions is not None and fn.name not in functions):
+            continue
+        for call in ast.walk(fn):
+            if not isinstance(call, ast.Call):
+                continue
+            name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+            if name not in PRINTS:
+                continue
+            for arg in [*call.args, *(k.value for k in call.keywords if k.arg == "title")]:
+                for text in _literal(arg):
+                    if re.search(r"[A-Za-z]{3,}", text) and not CONTRACT.fullmatch(text):
+                        found.append(f"{path}:{arg.lineno}: {text!r}")
+    return found
+
+
+def test_no_printed_string_bypasses_the_catalog() -> None:
+    assert [s for path, fns in SCANNED.items() for s in _printed_english(path, fns)] == []
+
+
+def test_the_scan_finds_a_literal_english_string(tmp_path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text("def f(n):\n    print(f'{n} problems found')\n    print(tr('ui.x'))\n",
+                    encoding="utf-8")
+    assert len(_printed_english(str(path), None)) == 1
+
+
+def test_the_language_is_chosen_once_per_run(monkeypatch) -> None:
+    monkeypatch.setenv("LANG", "C")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert ui.use("ja") == "ja" and ui.tr("ui.no_problems") == "問題は見つかりませんでした"
+    assert ui.use(None, "ja") == "ja"  # the ruleset's declared language
+    assert ui.use(None) == "en" and ui.tr("ui.no_problems") == "no problems found"
