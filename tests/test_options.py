@@ -74,3 +74,13 @@ def test_simulate_reproduces_with_the_options():
     plan = make_plan(TOY, [], ["first", "first"], 0, 2, options=(("damage", "printed"),))
     line = plan.reproduce({"seats": ["A", "B"], "seed": 0})
     assert line.endswith("--agents first,first --option damage=printed")
+
+
+def test_simulate_keeps_the_options_and_a_resume_must_name_them(tmp_path: Path):
+    out = tmp_path / "run"
+    args = ["simulate", TOY, "--games", "2", "--workers", "1", "--agents", "first,first", "--out", str(out)]
+    r = tcg(*args, "--option", "damage=printed")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((out / "run.json").read_text("utf-8"))["options"] == [["damage", "printed"]]
+    again = tcg(*args, "--resume")
+    assert again.returncode == 2 and "options differ" in again.stderr, again.stderr
