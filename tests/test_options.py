@@ -84,3 +84,19 @@ def test_simulate_keeps_the_options_and_a_resume_must_name_them(tmp_path: Path):
     assert json.loads((out / "run.json").read_text("utf-8"))["options"] == [["damage", "printed"]]
     again = tcg(*args, "--resume")
     assert again.returncode == 2 and "options differ" in again.stderr, again.stderr
+
+
+def test_check_reads_a_scenario_with_its_options(tmp_path: Path):
+    """A decision only the chosen reading offers is no DECISION error; a choice the ruleset
+    does not have is an OPTION error at the scenario's `options:`."""
+    scenario = ROOT / "tests" / "scenarios" / "manacard" / "option_janken_winner_chooses.yaml"
+    assert tcg("check", str(scenario)).returncode == 0
+    bad = scenario.parent / "zz_option_typo.yaml"
+    bad.write_text(scenario.read_text("utf-8").replace("janken: winner_chooses", "janken: winner_choses"),
+                   "utf-8")
+    try:
+        r = tcg("check", str(bad))
+    finally:
+        bad.unlink()
+    assert r.returncode == 1 and "zz_option_typo.yaml:9:1: error[OPTION]" in r.stdout, r.stdout
+    assert "did you mean 'winner_chooses'" in r.stdout
