@@ -91,12 +91,9 @@ def test_check_reads_a_scenario_with_its_options(tmp_path: Path):
     does not have is an OPTION error at the scenario's `options:`."""
     scenario = ROOT / "tests" / "scenarios" / "manacard" / "option_janken_winner_chooses.yaml"
     assert tcg("check", str(scenario)).returncode == 0
-    bad = scenario.parent / "zz_option_typo.yaml"
+    bad = tmp_path / "zz_option_typo.yaml"
     bad.write_text(scenario.read_text("utf-8").replace("janken: winner_chooses", "janken: winner_choses"),
                    "utf-8")
-    try:
-        r = tcg("check", str(bad))
-    finally:
-        bad.unlink()
+    r = tcg("check", str(bad))
     assert r.returncode == 1 and "zz_option_typo.yaml:9:1: error[OPTION]" in r.stdout, r.stdout
     assert "did you mean 'winner_chooses'" in r.stdout
