@@ -74,3 +74,26 @@ def test_simulate_reproduces_with_the_options():
     plan = make_plan(TOY, [], ["first", "first"], 0, 2, options=(("damage", "printed"),))
     line = plan.reproduce({"seats": ["A", "B"], "seed": 0})
     assert line.endswith("--agents first,first --option damage=printed")
+
+
+def test_simulate_keeps_the_options_and_a_resume_must_name_them(tmp_path: Path):
+    out = tmp_path / "run"
+    args = ["simulate", TOY, "--games", "2", "--workers", "1", "--agents", "first,first", "--out", str(out)]
+    r = tcg(*args, "--option", "damage=printed")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((out / "run.json").read_text("utf-8"))["options"] == [["damage", "printed"]]
+    again = tcg(*args, "--resume")
+    assert again.returncode == 2 and "options differ" in again.stderr, again.stderr
+
+
+def test_check_reads_a_scenario_with_its_options(tmp_path: Path):
+    """A decision only the chosen reading offers is no DECISION error; a choice the ruleset
+    does not have is an OPTION error at the scenario's `options:`."""
+    scenario = ROOT / "tests" / "scenarios" / "manacard" / "option_janken_winner_chooses.yaml"
+    assert tcg("check", str(scenario)).returncode == 0
+    bad = tmp_path / "zz_option_typo.yaml"
+    bad.write_text(scenario.read_text("utf-8").replace("janken: winner_chooses", "janken: winner_choses"),
+                   "utf-8")
+    r = tcg("check", str(bad))
+    assert r.returncode == 1 and "zz_option_typo.yaml:9:1: error[OPTION]" in r.stdout, r.stdout
+    assert "did you mean 'winner_chooses'" in r.stdout

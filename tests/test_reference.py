@@ -24,7 +24,7 @@ from interpreter.engine import vm
 from interpreter.load import files
 from interpreter.load.yamlpos import load_yaml
 from interpreter.run import scenario
-from interpreter.run.loading import load_game
+from interpreter.run.loading import chosen_options, load_game
 from interpreter.run.match import MatchSetup, play, resolve_decks
 from tests.conftest import tcg_in_process
 
@@ -129,7 +129,8 @@ def _scenario_log(path: Path, reference: bool) -> str:
     ruleset = spec["ruleset"]
     if (path.parent / ruleset).is_file():
         ruleset = str(path.parent / ruleset)
-    g = scenario._start(load_game(ruleset, extra, reference), spec)
+    chosen = chosen_options(ruleset, spec.get("options") or {})  # (its ruleset options)
+    g = scenario._start(load_game(ruleset, extra, reference, chosen), spec)
     try:
         scenario._play_script(g, spec.get("decisions") or [])
     except Exception as e:  # noqa: BLE001 (a script that fails must fail alike on both paths)

@@ -12,11 +12,11 @@ from interpreter.check import forbid, limits
 from interpreter.check.decks import check_deck, check_deck_names
 from interpreter.check.scenarios import check_scenario
 from interpreter.compile.build import build_game
-from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, did_you_mean
+from interpreter.diagnostics import Diagnostic, DiagnosticError, Report, TcgError, did_you_mean
 from interpreter.engine.game import Game
 from interpreter.load import confine, files, options
 from interpreter.load.yamlpos import Doc, load_text, load_yaml
-from interpreter.run.loading import load_game, validate
+from interpreter.run.loading import chosen_options, load_game, validate
 
 
 def kind_of(doc: Doc) -> str:
@@ -143,19 +143,26 @@ class GameFinder:
         self.built: dict[tuple, Game | None] = {}
 
     def game_for(self, doc: Doc, extra: tuple[str, ...] = ()) -> Game | None:
+        """(A scenario's game with the ruleset options it names.)"""
         spec = str(doc.data["ruleset"])
         here = Path(doc.path).parent
+        wanted = doc.data.get("options") or {}
         try:  # (a path must stay inside the game: load/confine.py)
             if (here / spec).is_file():
-                return self._load(str(confine.named_file(doc, ("ruleset",), spec, here)), extra)
+                path = str(confine.named_file(doc, ("ruleset",), spec, here))
+                return self._load(path, extra, chosen_options(path, wanted))
             if spec in self.rulesets:
-                return self._given(spec, extra)
+                return self._given(spec, extra, options.normalize(self.rulesets[spec].data, wanted))
             if spec in files.bundled_ids():
-                return self._load(spec, extra)
+                return self._load(spec, extra, chosen_options(spec, wanted))
             if Path(spec).is_file():
-                return self._load(str(confine.named_file(doc, ("ruleset",), spec, Path.cwd())), extra)
+                path = str(confine.named_file(doc, ("ruleset",), spec, Path.cwd()))
+                return self._load(path, extra, chosen_options(path, wanted))
         except DiagnosticError as e:
             self.report.extend(e.diagnostics)
+            return None
+        except TcgError as e:  # an option or choice the ruleset does not have
+            self.report.add(doc.key_diag(("options",), "OPTION", str(e)))
             return None
         given = ", ".join(self.rulesets) or "none"
         self.report.add(doc.key_diag(
@@ -166,17 +173,19 @@ class GameFinder:
             or "give the ruleset file too, or write its path relative to this file"))
         return None
 
-    def _load(self, spec: str, extra: tuple[str, ...]) -> Game | None:
-        key = ("load", spec, extra)
+    def _load(self, spec: str, extra: tuple[str, ...], chosen: options.Chosen = ()) -> Game | None:
+        key = ("load", spec, extra, chosen)
         if key not in self.built:
-            build = self.provider or load_game
-            self.built[key] = _collect(self.report, lambda: build(spec, extra))
+            provider = self.provider
+            build = (lambda: provider(spec, extra)) if provider is not None and not chosen \
+                else (lambda: load_game(spec, extra, chosen=chosen))
+            self.built[key] = _collect(self.report, build)
         return self.built[key]
 
-    def _given(self, rid: str, extra: tuple[str, ...]) -> Game | None:
+    def _given(self, rid: str, extra: tuple[str, ...], chosen: options.Chosen = ()) -> Game | None:
         if self.provider is not None:
-            return self._load(rid, extra)
-        key = ("given", rid, extra)
+            return self._load(rid, extra, chosen)
+        key = ("given", rid, extra, chosen)
         if key not in self.built:
             ruleset_doc = self.rulesets[rid]
             given: dict[str, Doc | None] = {str(Path(d.path).resolve()): d
@@ -185,7 +194,8 @@ class GameFinder:
                 if str(p.resolve()) not in given:
                     given[str(p.resolve())] = self._card_set(p)
             card_docs = [d for d in given.values() if d is not None]
-            self.built[key] = _collect(self.report, lambda: build_game(ruleset_doc, card_docs))
+            self.built[key] = _collect(self.report, lambda: build_game(
+                options.apply(ruleset_doc, chosen), card_docs))
         return self.built[key]
 
     def _card_set(self, path: Path) -> Doc | None:

@@ -284,7 +284,8 @@ def read_results(out: Path, plan: Plan) -> dict[int, dict]:
         except (OSError, json.JSONDecodeError) as e:
             raise TcgError(f"cannot read {run}: {e}") from None
         mine = _plan_doc(plan)
-        diff = [k for k in mine if before.get(k) != mine[k] and k != "names"]
+        # (keys of both: a run with options is not one without)
+        diff = [k for k in {**before, **mine} if before.get(k) != mine.get(k) and k != "names"]
         if diff:
             raise TcgError(f"{out} holds a different run ({', '.join(diff)} differ); "
                            "use another --out, or drop --resume to start afresh elsewhere")

@@ -26,7 +26,7 @@ class Replay:
         lines, self.setup, self.script = read_log(path, home)
         self.name = name or Path(path).name
         self.records = [json.loads(x) for x in lines]  # (read once already: JSON, bounded)
-        self.game = load_game(self.setup.ruleset)
+        self.game = load_game(self.setup.ruleset, chosen=self.setup.options)
         self.decks = [d.sections for d in resolve_decks(self.game, self.setup.ruleset,
                                                         self.setup.decks)]
         self.at: list[int] = []  # the record index of each decision

@@ -13,7 +13,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import GameState
 from interpreter.load import confine
 from interpreter.load.yamlpos import load_yaml
-from interpreter.run.loading import load_game, validate
+from interpreter.run.loading import chosen_options, load_game, validate
 from interpreter.run.scenario import build_state
 from interpreter.table.session import Table, TableError
 from interpreter.words.speak import words_for
@@ -95,7 +95,7 @@ def puzzle(path: str | Path, agents: list[str], hotseat: bool = False) -> Table:
                   for i, c in enumerate(spec.get("cards") or ()))
     if (here / ruleset).is_file():
         ruleset = str(confine.named_file(doc, ("ruleset",), ruleset, here))
-    game = load_game(ruleset, cards)
+    game = load_game(ruleset, cards, chosen=chosen_options(ruleset, spec.get("options") or {}))
     seed = int(spec.get("seed", 0))
     if "state" not in spec and spec.get("decks"):
         decks = [{section: [name for name, n in cards.items() for _ in range(n)]
