@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,27 @@ def test_the_language_is_chosen_once_per_run(monkeypatch) -> None:
     assert ui.use("ja") == "ja" and ui.tr("ui.no_problems") == "問題は見つかりませんでした"
     assert ui.use(None, "ja") == "ja"  # the ruleset's declared language
     assert ui.use(None) == "en" and ui.tr("ui.no_problems") == "no problems found"
+
+
+def test_a_failing_scenario_reads_in_japanese(tmp_path: Path) -> None:
+    """`tcg test`'s failures (expectations, decisions) have templates too."""
+    from interpreter.run.scenario import run_scenario
+
+    ucb = ROOT / "tests/scenarios/ucb"
+    shutil.copy(ucb / "cards.yaml", tmp_path / "cards.yaml")
+    text = (ucb / "battle_unblocked_mills_power.yaml").read_text(encoding="utf-8")
+    broken = {
+        "order": text.replace("discard@P2: [テスト巨人, テスト兵士, テスト大剣士]",
+                              "discard@P2: [テスト兵士, テスト巨人, テスト大剣士]").replace(
+            "{card: \"battle@P1:0\", prop: tapped, value: true}",
+            "{card: \"battle@P1:0\", prop: tapped, value: false}"),
+        "decision": text.replace("  - done            # P2 declines to block\n",
+                                 "  - done            # P2 declines to block\n  - blorp\n"),
+    }
+    said = []
+    for name, body in broken.items():
+        (tmp_path / f"{name}.yaml").write_text(body, encoding="utf-8")
+        outcome = run_scenario(tmp_path / f"{name}.yaml", False)
+        assert not outcome.passed
+        said += [(d.code, t) for d in outcome.diagnostics for t in _texts(d)]
+    assert said and [s for s in said if diag.translated(s[1], "ja") is None] == []

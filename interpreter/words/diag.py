@@ -155,6 +155,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "the {deck} holds {kinds} cards only (this deck has {n})":
         {"ja": "{deck}に入れられるのは{kinds}のカードだけです（このデッキには{n}枚）"},
     # scenarios
+    "no option matches {step}; options were: {options}":
+        {"ja": "{step}に合う選択肢がありません（選択肢：{options}）"},
+    "option {step} does not exist; options were: {options}":
+        {"ja": "選択肢{step}はありません（選択肢：{options}）"},
+    "script ran out; options were: {options}": {"ja": "決定の台本が尽きました（選択肢：{options}）"},
     "checkpoint {name}: {message}": {"ja": "チェックポイント{name}：{message}"},
     "winner: expected {want}, got {got}": {"ja": "勝者：{want}のはずが{got}"},
     "reason: expected it to contain {want}, got {got}": {"ja": "理由：{want}を含むはずが{got}"},
