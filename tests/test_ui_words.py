@@ -167,3 +167,18 @@ def test_a_failing_scenario_reads_in_japanese(tmp_path: Path) -> None:
         assert not outcome.passed
         said += [(d.code, t) for d in outcome.diagnostics for t in _texts(d)]
     assert said and [s for s in said if diag.translated(s[1], "ja") is None] == []
+
+
+def test_the_language_server_speaks_the_chosen_language() -> None:
+    pytest.importorskip("lsprotocol")
+    from interpreter.lsp.diagnostics import to_lsp
+
+    d = Diagnostic("x.yaml", 1, 1, "UNKNOWN-VERB", "unknown verb 'drow'", hint="did you mean 'draw'?")
+    ui.use("ja")
+    try:
+        said = to_lsp(d, ["drow(you, 1)"])
+    finally:
+        ui.current = None
+    assert said.message == "不明な動詞'drow'\nヒント: もしかして：'draw'"
+    assert said.data == {"replace": "draw"}  # (the quick fix reads the English hint)
+    assert to_lsp(d, ["drow(you, 1)"]).message == "unknown verb 'drow'\nhelp: did you mean 'draw'?"

@@ -20,6 +20,7 @@ from interpreter.words.phrases import PLACEHOLDER, fill
 MESSAGES: dict[str, dict[str, str]] = {
     # files and YAML
     "file is empty": {"ja": "ファイルが空です"},
+    "file is larger than {n} bytes": {"ja": "ファイルが{n}バイトを超えています"},
     "file is not valid UTF-8": {"ja": "ファイルが正しいUTF-8ではありません"},
     "save the file as UTF-8": {"ja": "ファイルをUTF-8で保存してください"},
     "document expands to more than {n} nodes": {"ja": "文書を展開すると{n}個を超える要素になります"},
