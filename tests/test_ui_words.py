@@ -182,3 +182,19 @@ def test_the_language_server_speaks_the_chosen_language() -> None:
     assert said.message == "不明な動詞'drow'\nヒント: もしかして：'draw'"
     assert said.data == {"replace": "draw"}  # (the quick fix reads the English hint)
     assert to_lsp(d, ["drow(you, 1)"]).message == "unknown verb 'drow'\nhelp: did you mean 'draw'?"
+
+
+def test_the_phrase_checks_read_in_japanese(tmp_path: Path) -> None:
+    from tests.test_words import _ruleset_copy
+
+    line = ('    attack.blocker: {ja: "{card}をブロックするキャラクターは？", '
+            'en: "which character blocks {card}?"}\n')
+    no_phrase = _ruleset_copy(tmp_path / "a", line, "")
+    no_verb = _ruleset_copy(tmp_path / "b", '    draw: {ja: "{player}はカードを{n}枚引く"',
+                            '    drow: {ja: "{who}はカードを{n}枚引く"')
+    bad_placeholder = _ruleset_copy(tmp_path / "c", '"{player}はカードを{n}枚引く"',
+                                    '"{who}はカードを{n}枚引く"')
+    said = [(d.code, t) for path in (no_phrase, no_verb, bad_placeholder)
+            for d in check_paths([path]).diagnostics for t in _texts(d)]
+    assert {code for code, _ in said} >= {"W-PHRASE", "E-PHRASE"}
+    assert [s for s in said if diag.translated(s[1], "ja") is None] == []

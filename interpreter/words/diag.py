@@ -133,6 +133,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "forbid entry id {name} is used twice": {"ja": "禁止リストのid {name}が二度使われています"},
     "give each entry its own id": {"ja": "各項目に別のidを付けてください"},
     "no ruleset {name} to check against": {"ja": "照合するルールセット{name}がありません"},
+    # phrases
+    "the question {key} has no phrase in {lang}: people read a default made from its code":
+        {"ja": "質問{key}に{lang}のフレーズがありません：コードから作った既定の文が表示されます"},
+    "add phrases: {entry}": {"ja": "phrasesに追加してください：{entry}"},
+    "phrases.{section} names {name}, which is no {kind} of the ruleset":
+        {"ja": "phrases.{section}の{name}はこのルールセットの{kind}ではありません"},
+    "{placeholder} is not something {name} has to show":
+        {"ja": "{placeholder}は{name}が示すものではありません"},
+    "use one of {names}": {"ja": "次のどれかを使ってください：{names}"},
     # effect text
     "unexpected end of text": {"ja": "テキストが途中で終わっています"},
     "unexpected {token}": {"ja": "予期しない{token}"},
