@@ -64,6 +64,10 @@ def test_a_message_no_template_fits_is_found() -> None:
     assert diag.translated("forbid query: a message nobody wrote", "ja") is None  # (inside too)
     said = diag.say("unknown zone 'battel' in 'battel@P1'", "ja")
     assert said == "'battel@P1'に不明な場所'battel'があります"
+    # the most specific template wins: not "{name} needs {what}" with English left in
+    assert diag.say("'in' needs cards or a zone, got a number", "ja").startswith("'in'にはカードか場所が")
+    said = diag.say("checkpoint 'c': winner: expected P1, got draw", "ja")
+    assert said.startswith("チェックポイント'c'：勝者")
 
 
 def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
@@ -198,3 +202,44 @@ def test_the_phrase_checks_read_in_japanese(tmp_path: Path) -> None:
             for d in check_paths([path]).diagnostics for t in _texts(d)]
     assert {code for code, _ in said} >= {"W-PHRASE", "E-PHRASE"}
     assert [s for s in said if diag.translated(s[1], "ja") is None] == []
+
+
+# ---- every place a stage writes a diagnostic has a template ----
+
+WRITERS = {"diag", "diag_at", "_diag", "_diag_key", "_add", "Diagnostic", "StepFailed", "ScriptError"}
+
+
+def _sample(node: ast.AST) -> str | None:
+    """The text a message argument makes, with X for each value put in it (None: not text)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _sample(node.left), _sample(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _written_messages() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(getattr(call, "func", None), "id", None) or \
+                getattr(getattr(call, "func", None), "attr", None)
+            if isinstance(call, ast.Call) and name in WRITERS:
+                out += [(f"{path.relative_to(ROOT)}:{call.lineno}", text) for arg in call.args
+                        if (text := _sample(arg)) is not None and " " in text]
+    return out
+
+
+def test_every_written_diagnostic_message_has_a_template() -> None:
+    written = _written_messages()
+    assert len(written) > 100
+    # (no words of its own: "X: X" joins a name and another message; a message inside a
+    # message, "forbid query: X", is another diagnostic's)
+    missing = [(at, text) for at, text in written
+               if re.search(r"[A-Za-z]{3,}", text.replace("X", ""))
+               and diag.translated(text, "ja") is None
+               and diag.translated(text.replace(": X", ": file is empty"), "ja") is None]
+    assert missing == []
