@@ -592,6 +592,7 @@ def _add_lsp(sub) -> None:
                                      "pip install -e '.[lsp]'. See docs/EDITORS.md.")
     lsp.add_argument("--stdio", action="store_true", help="accepted for editors that pass it "
                                                           "(stdio is the only transport)")
+    _lang_flag(lsp)
     lsp.set_defaults(run=_lsp)
 
 
@@ -602,6 +603,7 @@ def _lsp(args: argparse.Namespace) -> int:
         from interpreter.lsp.server import main as serve
     except ImportError as e:
         raise TcgError(f"the language server needs pygls ({e}): pip install -e '.[lsp]'") from None
+    _use_lang(args)
     serve()
     return 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,10 @@ def test_a_message_no_template_fits_is_found() -> None:
     assert diag.translated("forbid query: a message nobody wrote", "ja") is None  # (inside too)
     said = diag.say("unknown zone 'battel' in 'battel@P1'", "ja")
     assert said == "'battel@P1'に不明な場所'battel'があります"
+    # the most specific template wins: not "{name} needs {what}" with English left in
+    assert diag.say("'in' needs cards or a zone, got a number", "ja").startswith("'in'にはカードか場所が")
+    said = diag.say("checkpoint 'c': winner: expected P1, got draw", "ja")
+    assert said.startswith("チェックポイント'c'：勝者")
 
 
 def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
@@ -142,3 +147,99 @@ def test_the_language_is_chosen_once_per_run(monkeypatch) -> None:
     assert ui.use("ja") == "ja" and ui.tr("ui.no_problems") == "問題は見つかりませんでした"
     assert ui.use(None, "ja") == "ja"  # the ruleset's declared language
     assert ui.use(None) == "en" and ui.tr("ui.no_problems") == "no problems found"
+
+
+def test_a_failing_scenario_reads_in_japanese(tmp_path: Path) -> None:
+    """`tcg test`'s failures (expectations, decisions) have templates too."""
+    from interpreter.run.scenario import run_scenario
+
+    ucb = ROOT / "tests/scenarios/ucb"
+    shutil.copy(ucb / "cards.yaml", tmp_path / "cards.yaml")
+    text = (ucb / "battle_unblocked_mills_power.yaml").read_text(encoding="utf-8")
+    broken = {
+        "order": text.replace("discard@P2: [テスト巨人, テスト兵士, テスト大剣士]",
+                              "discard@P2: [テスト兵士, テスト巨人, テスト大剣士]").replace(
+            "{card: \"battle@P1:0\", prop: tapped, value: true}",
+            "{card: \"battle@P1:0\", prop: tapped, value: false}"),
+        "decision": text.replace("  - done            # P2 declines to block\n",
+                                 "  - done            # P2 declines to block\n  - blorp\n"),
+    }
+    said = []
+    for name, body in broken.items():
+        (tmp_path / f"{name}.yaml").write_text(body, encoding="utf-8")
+        outcome = run_scenario(tmp_path / f"{name}.yaml", False)
+        assert not outcome.passed
+        said += [(d.code, t) for d in outcome.diagnostics for t in _texts(d)]
+    assert said and [s for s in said if diag.translated(s[1], "ja") is None] == []
+
+
+def test_the_language_server_speaks_the_chosen_language() -> None:
+    pytest.importorskip("lsprotocol")
+    from interpreter.lsp.diagnostics import to_lsp
+
+    d = Diagnostic("x.yaml", 1, 1, "UNKNOWN-VERB", "unknown verb 'drow'", hint="did you mean 'draw'?")
+    ui.use("ja")
+    try:
+        said = to_lsp(d, ["drow(you, 1)"])
+    finally:
+        ui.current = None
+    assert said.message == "不明な動詞'drow'\nヒント: もしかして：'draw'"
+    assert said.data == {"replace": "draw"}  # (the quick fix reads the English hint)
+    assert to_lsp(d, ["drow(you, 1)"]).message == "unknown verb 'drow'\nhelp: did you mean 'draw'?"
+
+
+def test_the_phrase_checks_read_in_japanese(tmp_path: Path) -> None:
+    from tests.test_words import _ruleset_copy
+
+    line = ('    attack.blocker: {ja: "{card}をブロックするキャラクターは？", '
+            'en: "which character blocks {card}?"}\n')
+    no_phrase = _ruleset_copy(tmp_path / "a", line, "")
+    no_verb = _ruleset_copy(tmp_path / "b", '    draw: {ja: "{player}はカードを{n}枚引く"',
+                            '    drow: {ja: "{who}はカードを{n}枚引く"')
+    bad_placeholder = _ruleset_copy(tmp_path / "c", '"{player}はカードを{n}枚引く"',
+                                    '"{who}はカードを{n}枚引く"')
+    said = [(d.code, t) for path in (no_phrase, no_verb, bad_placeholder)
+            for d in check_paths([path]).diagnostics for t in _texts(d)]
+    assert {code for code, _ in said} >= {"W-PHRASE", "E-PHRASE"}
+    assert [s for s in said if diag.translated(s[1], "ja") is None] == []
+
+
+# ---- every place a stage writes a diagnostic has a template ----
+
+WRITERS = {"diag", "diag_at", "_diag", "_diag_key", "_add", "Diagnostic", "StepFailed", "ScriptError"}
+
+
+def _sample(node: ast.AST) -> str | None:
+    """The text a message argument makes, with X for each value put in it (None: not text)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _sample(node.left), _sample(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _written_messages() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(getattr(call, "func", None), "id", None) or \
+                getattr(getattr(call, "func", None), "attr", None)
+            if isinstance(call, ast.Call) and name in WRITERS:
+                out += [(f"{path.relative_to(ROOT)}:{call.lineno}", text) for arg in call.args
+                        if (text := _sample(arg)) is not None and " " in text]
+    return out
+
+
+def test_every_written_diagnostic_message_has_a_template() -> None:
+    written = _written_messages()
+    assert len(written) > 100
+    # (no words of its own: "X: X" joins a name and another message; a message inside a
+    # message, "forbid query: X", is another diagnostic's)
+    missing = [(at, text) for at, text in written
+               if re.search(r"[A-Za-z]{3,}", text.replace("X", ""))
+               and diag.translated(text, "ja") is None
+               and diag.translated(text.replace(": X", ": file is empty"), "ja") is None]
+    assert missing == []

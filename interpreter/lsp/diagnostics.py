@@ -14,6 +14,8 @@ from interpreter.check.files import Known
 from interpreter.diagnostics import Diagnostic
 from interpreter.load.yamlpos import MAX_BYTES
 from interpreter.lsp.workspace import Workspace, is_game_file, ruleset_id
+from interpreter.words import diag as words_diag
+from interpreter.words import ui
 
 SOURCE = "tcg"
 _SUGGESTION = re.compile(r"did you mean '([^']+)'\?")
@@ -57,18 +59,28 @@ def _elsewhere(found: list[Diagnostic], lines: list[str]) -> types.Diagnostic:
     """Problems in the files this one is checked against (its ruleset, the game's card
     sets), which stop this one from being checked in full: said once, on its first line."""
     first = found[0]
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    more = ui.tr("ui.and_more", n=len(found) - 1) if len(found) > 1 else ""
     return types.Diagnostic(
         range=types.Range(types.Position(0, 0), types.Position(0, len(lines[0]) if lines else 0)),
-        message=f"this file is checked against files with problems: {first.header()}{more}",
+        message=ui.tr("ui.elsewhere", header=first.header(ui.lang()), more=more),
         severity=types.DiagnosticSeverity.Warning, code="DEPENDENCY", source=SOURCE)
+
+
+def _message(d: Diagnostic) -> str:
+    """The message, help and rule in the server's language (`tcg lsp --lang`, else the
+    locale's); the quick fix reads the English hint."""
+    lang = ui.lang()
+    message = words_diag.say(d.message, lang)
+    if d.hint:
+        message += f"\n{ui.tr('ui.help')}: {words_diag.say(d.hint, lang)}"
+    return message + (f"\n{ui.tr('ui.rule')}: {d.ref}" if d.ref else "")
 
 
 def to_lsp(d: Diagnostic, lines: list[str]) -> types.Diagnostic:
     line = min(max(d.line - 1, 0), max(len(lines) - 1, 0))
     source = lines[line] if lines else ""
     start, end = _span(d, source)
-    message = d.message + (f"\nhelp: {d.hint}" if d.hint else "") + (f"\nrule: {d.ref}" if d.ref else "")
+    message = _message(d)
     fix = _SUGGESTION.search(d.hint)
     return types.Diagnostic(
         range=types.Range(types.Position(line, start), types.Position(line, end)),

@@ -15,11 +15,12 @@ from functools import cache
 
 from interpreter.words.phrases import PLACEHOLDER, fill
 
-# English template -> {language: translation}. More specific templates first: the first that
-# fits wins.
+# English template -> {language: translation}. The template with the most text of its own
+# that fits wins.
 MESSAGES: dict[str, dict[str, str]] = {
     # files and YAML
     "file is empty": {"ja": "ファイルが空です"},
+    "file is larger than {n} bytes": {"ja": "ファイルが{n}バイトを超えています"},
     "file is not valid UTF-8": {"ja": "ファイルが正しいUTF-8ではありません"},
     "save the file as UTF-8": {"ja": "ファイルをUTF-8で保存してください"},
     "document expands to more than {n} nodes": {"ja": "文書を展開すると{n}個を超える要素になります"},
@@ -87,18 +88,138 @@ MESSAGES: dict[str, dict[str, str]] = {
     "the deck holds more than {n} cards": {"ja": "デッキが{n}枚を超えています"},
     "name a bundled ruleset id or give the ruleset file too":
         {"ja": "同梱のルールセットのidを書くか、ルールセットのファイルも渡してください"},
+    # (every other place a stage writes a diagnostic: tests/test_ui_words.py finds them)
+    "malformed YAML: {detail}": {"ja": "YAMLの形式が正しくありません：{detail}"},
+    "document expands to {what}": {"ja": "文書を展開すると{what}"},
+    "merge keys (<<) are not supported": {"ja": "マージキー（<<）は使えません"},
+    "mapping keys must be plain scalars": {"ja": "マッピングのキーは単純な値でなければなりません"},
+    "key {key} is not valid": {"ja": "キー{key}は使えません"},
+    "no ruleset file or bundled id {name}": {"ja": "ルールセットのファイルも同梱のid {name}もありません"},
+    "a 'where' condition must be true or false, got {value}":
+        {"ja": "'where'の条件は真か偽でなければなりません（{value}です）"},
+    "'for each' goes over cards or players, not {value}":
+        {"ja": "'for each'はカードかプレイヤーについて繰り返します（{value}ではなく）"},
+    "unknown property {name}": {"ja": "不明なプロパティ{name}"},
+    "unknown duration {name}": {"ja": "不明な期間{name}"},
+    "use 'until end of turn' or 'until end of phase'":
+        {"ja": "'until end of turn'か'until end of phase'を使ってください"},
+    "{name} takes at most {n} arguments, got {m}": {"ja": "{name}の引数は{n}個までです（{m}個あります）"},
+    "{name} takes {low}–{high} arguments, got {m}":
+        {"ja": "{name}の引数は{low}〜{high}個です（{m}個あります）"},
+    "{name} needs {what}": {"ja": "{name}には{what}が必要です"},
+    "a condition must be true or false, got {value}":
+        {"ja": "条件は真か偽でなければなりません（{value}です）"},
+    "'where' filters cards or a zone, not {value}":
+        {"ja": "'where'で絞り込めるのはカードか場所です（{value}ではなく）"},
+    "no card of the card sets is named {name}: the comparison is never true":
+        {"ja": "カードセットに{name}という名前のカードはありません：この比較は常に偽です"},
+    "{op} needs numbers, got {value}": {"ja": "{op}には数が必要です（{value}です）"},
+    "zone {name} belongs to a player": {"ja": "場所{name}はプレイヤーごとの場所です"},
+    "{name} is both a variable here and {what} of the game: the text would read the word, never the variable":
+        {"ja": "{name}はここでの変数であり、ゲームの{what}でもあります：テキストは変数ではなくその"
+               "名前として読まれます"},
+    "rename the variable (say {name})": {"ja": "変数の名前を変えてください（例：{name}）"},
+    "{member} reads a card; got {value}": {"ja": "{member}はカードを読みます（{value}です）"},
+    "the second argument of 'total' names a number property or a counter":
+        {"ja": "'total'の2番目の引数は数のプロパティかカウンターです"},
+    "{what}: unknown {kind}": {"ja": "{what}：不明な{kind}"},
+    "a static ability lasts while its card is in play": {"ja": "常在能力はそのカードが場にある間続きます"},
+    "remove 'until end of ...', or make it an effect of a trigger":
+        {"ja": "'until end of ...'を消すか、誘発能力の効果にしてください"},
+    "two modes read {label}: an answer could not tell them apart":
+        {"ja": "二つのモードが{label}と読めます：答えで区別できません"},
+    "label one: choose one \"label\": { ... } or { ... }":
+        {"ja": "片方に名前を付けてください：choose one \"label\": { ... } or { ... }"},
+    "{name} is {what}: it can only be set with '=', not changed with {op}":
+        {"ja": "{name}は{what}です：'='で設定するだけで、{op}では変えられません"},
+    "{call} is a value, not an action": {"ja": "{call}は値で、行動ではありません"},
+    "{name} has no parameter {param}": {"ja": "{name}に引数{param}はありません"},
+    "unknown action or window {name}": {"ja": "不明な行動または場面{name}"},
+    "'in' needs cards or a zone, got {value}": {"ja": "'in'にはカードか場所が必要です（{value}です）"},
+    "'it' means the card a 'where' condition, a formula or a deck rule is about, and there is none here":
+        {"ja": "'it'は'where'の条件・式・デッキのルールが扱うカードを指しますが、ここにはありません"},
+    "{name} is a card property; say whose":
+        {"ja": "{name}はカードのプロパティです：どのカードのものか書いてください"},
+    "{name} is a player resource; got {value}": {"ja": "{name}はプレイヤーのリソースです（{value}です）"},
+    "zone {name} needs its owner: {example}": {"ja": "場所{name}には持ち主が必要です：{example}"},
+    "{name} is an action, not a value": {"ja": "{name}は行動で、値ではありません"},
+    "argument {n} of {name} must be {what}, got {value}":
+        {"ja": "{name}の{n}番目の引数は{what}でなければなりません（{value}です）"},
+    "{name} is neither a resource nor a counter": {"ja": "{name}はリソースでもカウンターでもありません"},
+    "no such file or directory": {"ja": "そのファイルまたはフォルダはありません"},
+    "cannot load the forbid list {name}": {"ja": "禁止リスト{name}を読み込めません"},
+    "give a path relative to the ruleset file":
+        {"ja": "ルールセットのファイルからの相対パスを書いてください"},
+    "no forbid entry {name} to waive": {"ja": "免除する禁止項目{name}がありません"},
+    "the card does not break {name}: nothing to waive":
+        {"ja": "このカードは{name}に違反していません：免除するものはありません"},
+    "remove the waiver": {"ja": "免除を消してください"},
+    "{zone} has {n} cards; it must have {rule}": {"ja": "{zone}は{n}枚です（{rule}枚必要）"},
+    "{rule} ({n} copies of {card})": {"ja": "{rule}（{card}が{n}枚）"},
+    "{rule} (this deck has {n})": {"ja": "{rule}（このデッキには{n}）"},
+    "a {kind} ability does not go on the stack: it has no targets":
+        {"ja": "{kind}能力はスタックに乗らないので対象を持ちません"},
+    "declare targets on triggered (`when ...`) and activated abilities only":
+        {"ja": "対象は誘発能力（`when ...`）と起動能力にだけ宣言してください"},
+    "{name} is {value}, outside the ruleset's bounds for it ({bounds}): it reads as {read}":
+        {"ja": "{name}は{value}で、ルールセットの範囲（{bounds}）の外です：{read}として読まれます"},
+    "print a {name} within {bounds}": {"ja": "{bounds}の範囲の{name}を印刷してください"},
+    "{name} must be one of {values}": {"ja": "{name}は次のどれかでなければなりません：{values}"},
+    "target {name} is an ability on the stack: it cannot be a card or a player too":
+        {"ja": "対象{name}はスタック上の能力です：カードやプレイヤーを兼ねられません"},
+    "declare a second target for those": {"ja": "それらには2つ目の対象を宣言してください"},
+    "target {name} can be nothing": {"ja": "対象{name}には何も当てはまりません"},
+    "give it `cards` (an expression), `players` (a condition on `player`), both, or `abilities` (a "
+    "condition on `card`)":
+        {"ja": "`cards`（式）、`players`（`player`の条件）、その両方、または`abilities`（`card`の条"
+               "件）を与えてください"},
+    "unknown speed {name}": {"ja": "不明なスピード{name}"},
+    "`stack: true` needs the ruleset's `timing: priority`":
+        {"ja": "`stack: true`にはルールセットの`timing: priority`が必要です"},
+    "add `timing: priority`, or remove `stack`":
+        {"ja": "`timing: priority`を加えるか、`stack`を消してください"},
+    "an object on the stack is a card's spell or ability": {"ja": "スタック上のものはカードの呪文か能力です"},
+    "give the action a `card`": {"ja": "行動に`card`を与えてください"},
+    "{name} is not a number property": {"ja": "{name}は数のプロパティではありません"},
+    "{name} is not a property": {"ja": "{name}はプロパティではありません"},
+    "pool {name} deals into {zone}, a zone of each player; a pool belongs to no player":
+        {"ja": "プール{name}は各プレイヤーの場所{zone}に配りますが、プールはどのプレイヤーのもので"
+               "もありません"},
+    "declare {zone} with `shared: true`, or put these cards in the players' decks":
+        {"ja": "{zone}を`shared: true`で宣言するか、これらのカードをプレイヤーのデッキに入れてください"},
+    "pool {name} holds more than {n} cards": {"ja": "プール{name}のカードが{n}枚を超えています"},
+    "no game is played with pools this large": {"ja": "これほど大きなプールで遊ぶゲームはありません"},
+    "{zone} is shared and this ruleset has pools: a pool's card there would have working abilities "
+    "and no controller":
+        {"ja": "{zone}は共有で、このルールセットにはプールがあります：そこのプールのカードは能力が"
+               "働くのにコントローラーがいません"},
+    "take it out of ability_zones: a pool's card works once a player's zone takes it":
+        {"ja": "ability_zonesから外してください：プールのカードはプレイヤーの場所に入ってから働きます"},
+    "unknown action {name}": {"ja": "不明な行動{name}"},
+    "{name} is not a parameter of {verb}": {"ja": "{name}は{verb}の引数ではありません"},
+    "unknown deck section {name}": {"ja": "不明なデッキの区分{name}"},
+    "enum value {name} is also the name of a card property, state or attribute":
+        {"ja": "列挙値{name}はカードのプロパティ・状態・属性の名前でもあります"},
+    "rename one of them": {"ja": "どちらかの名前を変えてください"},
+    "card {name} is defined in more than one file": {"ja": "カード{name}が複数のファイルで定義されています"},
+    "rename one of them, or give only one of the files":
+        {"ja": "どちらかの名前を変えるか、ファイルを一つだけ渡してください"},
+    "{what}; got {value}": {"ja": "{what}（{value}です）"},
     # the schema
     "the file must be a mapping (key: value), got a list":
         {"ja": "ファイルはマッピング（キー: 値）でなければなりません（リストです）"},
     "missing required key {key}": {"ja": "必須のキー{key}がありません"},
     "{what} must be text, got {value}": {"ja": "{what}はテキストでなければなりません（{value}です）"},
     "unknown key {key} in {where}": {"ja": "{where}に不明なキー{key}があります"},
+    "unknown key {key}": {"ja": "不明なキー{key}"},
     "{what} must be a list, got {value}": {"ja": "{what}はリストでなければなりません（{value}です）"},
     "{what} must be an integer, got {value}": {"ja": "{what}は整数でなければなりません（{value}です）"},
     "{what} must be a whole number, got {value}": {"ja": "{what}は整数でなければなりません（{value}です）"},
     "{what} must be true or false": {"ja": "{what}はtrueかfalseでなければなりません"},
     "{what} of {verb} must be a number, got a text":
         {"ja": "{verb}の{what}は数でなければなりません（テキストです）"},
+    "{what} of {verb} must be {kind}, got {value}":
+        {"ja": "{verb}の{what}は{kind}でなければなりません（{value}です）"},
     "a condition must be true or false; got a text":
         {"ja": "条件は真か偽でなければなりません（テキストです）"},
     "{value} is text because of the quotes: write {n}":
@@ -132,6 +253,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "forbid entry id {name} is used twice": {"ja": "禁止リストのid {name}が二度使われています"},
     "give each entry its own id": {"ja": "各項目に別のidを付けてください"},
     "no ruleset {name} to check against": {"ja": "照合するルールセット{name}がありません"},
+    # phrases
+    "the question {key} has no phrase in {lang}: people read a default made from its code":
+        {"ja": "質問{key}に{lang}のフレーズがありません：コードから作った既定の文が表示されます"},
+    "add phrases: {entry}": {"ja": "phrasesに追加してください：{entry}"},
+    "phrases.{section} names {name}, which is no {kind} of the ruleset":
+        {"ja": "phrases.{section}の{name}はこのルールセットの{kind}ではありません"},
+    "{placeholder} is not something {name} has to show":
+        {"ja": "{placeholder}は{name}が示すものではありません"},
+    "use one of {names}": {"ja": "次のどれかを使ってください：{names}"},
     # effect text
     "unexpected end of text": {"ja": "テキストが途中で終わっています"},
     "unexpected {token}": {"ja": "予期しない{token}"},
@@ -155,6 +285,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "the {deck} holds {kinds} cards only (this deck has {n})":
         {"ja": "{deck}に入れられるのは{kinds}のカードだけです（このデッキには{n}枚）"},
     # scenarios
+    "no option matches {step}; options were: {options}":
+        {"ja": "{step}に合う選択肢がありません（選択肢：{options}）"},
+    "option {step} does not exist; options were: {options}":
+        {"ja": "選択肢{step}はありません（選択肢：{options}）"},
+    "script ran out; options were: {options}": {"ja": "決定の台本が尽きました（選択肢：{options}）"},
     "checkpoint {name}: {message}": {"ja": "チェックポイント{name}：{message}"},
     "winner: expected {want}, got {got}": {"ja": "勝者：{want}のはずが{got}"},
     "reason: expected it to contain {want}, got {got}": {"ja": "理由：{want}を含むはずが{got}"},
@@ -191,7 +326,10 @@ MESSAGES: dict[str, dict[str, str]] = {
 @cache
 def _patterns() -> list[tuple[re.Pattern[str], str]]:
     out = []
-    for template in MESSAGES:
+    # the most specific first: a message around another ("checkpoint {name}: {message}"), then
+    # the template with the most text of its own ("'in' needs cards or a zone, got {value}"
+    # before "{name} needs {what}")
+    for template in sorted(MESSAGES, key=lambda t: ("{message}" not in t, -len(PLACEHOLDER.sub("", t)))):
         parts = PLACEHOLDER.split(template)  # literal, name, literal, name, ...
         regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
         out.append((re.compile(regex, re.S), template))

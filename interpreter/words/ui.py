@@ -54,6 +54,10 @@ T.update({
     "ui.note": {"en": "note", "ja": "注"},
     "ui.help": {"en": "help", "ja": "ヒント"},
     "ui.rule": {"en": "rule", "ja": "ルール"},
+    # the language server
+    "ui.elsewhere": {"en": "this file is checked against files with problems: {header}{more}",
+                     "ja": "このファイルは問題のあるファイルと照合されています：{header}{more}"},
+    "ui.and_more": {"en": " (and {n} more)", "ja": "（他{n}件）"},
     # the terminal
     "ui.input_closed": {"en": "input closed", "ja": "入力が閉じられました"},
     "ui.interrupted": {"en": "interrupted", "ja": "中断しました"},
