@@ -325,3 +325,19 @@ def test_state_checks_at_priority_need_priority(tmp_path: Path):
     text = text.replace("    stack: true\n", "").replace("    fizzled:", "    # fizzled:")
     out = _check(tmp_path, text, "ruleset: priority\ncards: []\n")
     assert "error[STATE-CHECKS]: `state_checks: priority` needs `timing: priority`" in out, out
+
+
+def test_every_seat_sees_each_card_of_an_up_to_target():
+    """A spell's `up_to` target shows each card it chose, as `ts[1]`, `ts[2]`, to both seats."""
+    from interpreter.run.scenario import build_state
+
+    g = build_state(load_game(RULESET), {"phase": "main", "zones": {
+        "deck@P1": ["Forest"], "deck@P2": ["Forest"], "hand@P1": ["Volley", "Shock"],
+        "battlefield@P1": ["Forest", "Forest"], "battlefield@P2": ["Bear", "Ox"]}}, 0)
+    for text in ("cast Volley", "Bear", "Ox"):
+        labels = observation(g, 0)["options"]
+        vm.answer(g, g.decision.options[next(i for i, x in enumerate(labels) if text in x)])
+    for seat in (0, 1):
+        targets = observation(g, seat)["stack"][0]["targets"]
+        assert [k for k in targets] == ["ts[1]", "ts[2]"], targets
+        assert targets["ts[1]"].startswith("Bear") and targets["ts[2]"].startswith("Ox")

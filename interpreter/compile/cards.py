@@ -162,6 +162,11 @@ class CardBuilder(Walker):
                 (*at, "targeting"), "TARGET",
                 f"a {ability.kind} ability does not go on the stack: it has no targets",
                 "declare targets on triggered (`when ...`) and activated abilities only"))
+        if ability.kind == "trigger" and any(t.up_to for t in targets):
+            self.rb.diags.append(self.doc.diag(
+                (*at, "targeting"), "TARGET",
+                "a triggered ability's targets are one card or player each: `up_to` is for "
+                "spells and activated abilities", "declare separate targets"))
         left_play = spec.get("left_play")
         if left_play is not None and ability.kind != "trigger":
             self.rb.diags.append(self.doc.key_diag(

@@ -23,6 +23,13 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
         cards = texts.read((*place, "cards"), "expr", earlier) if spec.get("cards") else None
         players = texts.read((*place, "players"), "cond", {**earlier, "player": "player"}) \
             if spec.get("players") else None
+        up_to = spec.get("up_to") or 0
+        if up_to and (players is not None or cards is None):
+            texts.diags.append(texts.doc.diag(
+                (*place, "up_to"), "TARGET",
+                f"target {spec.get('name')!r}: `up_to` chooses several cards, not players",
+                "give it `cards` only, or declare the player as a target of its own"))
+            continue
         if cards is None and players is None:
             if not (spec.get("cards") or spec.get("players")):
                 texts.diags.append(texts.doc.diag(
@@ -34,7 +41,7 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
                              None if cards is None else compile_expr(cards),
                              None if players is None else compile_expr(players),
                              str(spec.get("prompt", "")),
-                             str(spec.get("as_player") or spec["name"])))
+                             str(spec.get("as_player") or spec["name"]), up_to=up_to))
     return tuple(out)
 
 

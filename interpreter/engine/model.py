@@ -90,6 +90,7 @@ class TargetDef:
     prompt: str = ""
     as_player: str = ""
     abilities: ExprFn | None = None
+    up_to: int = 0  # up to this many different cards (0: exactly one card or player)
 
 
 @dataclass(frozen=True)

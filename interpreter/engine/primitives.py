@@ -13,6 +13,7 @@ from typing import Any
 from interpreter.engine import chance, kernel, vm
 from interpreter.engine.actions import Offer
 from interpreter.engine.control import control
+from interpreter.engine.linked import link
 from interpreter.engine.model import offered
 from interpreter.engine.priority import act, counter
 from interpreter.engine.state import Frame, GameOver, GameState, Result, ZoneRef
@@ -543,6 +544,8 @@ PRIMITIVES: dict[str, Primitive] = {
     "act": Primitive(act, (P("card", "cards"), P("action", "action")),
                      "you take an action with each card now, as the effect allows (its "
                      "requires, speed and limit not asked): a spell cast from an effect"),
+    "link": Primitive(link, (P("source", "cards"), P("cards", "cards")),
+                      "link cards to a card (as the objects they are now), for linked(source)"),
     "control": Primitive(control, (P("cards", "cards"), P("player", "player"),
                                    P("until", "text", None)),
                          "a player gains control of cards, as the same objects (until the "

@@ -25,7 +25,7 @@ from typing import Any
 
 from interpreter.engine import triggers, vm
 from interpreter.engine.actions import DECLINE, start_action, window_of
-from interpreter.engine.instructions import Instr
+from interpreter.engine.instructions import DONE, Instr
 from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
 from interpreter.engine.stack import AWAITING, TARGETS, push_object
 from interpreter.engine.state import Frame, GameState
@@ -125,9 +125,9 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     bound: dict = {}
     for td in declared(g, card, idx):
         options = candidates(g, td, card, who, bound)
-        if not options:
+        if not options and not td.up_to:  # (up to N: none at all is a choice)
             return False
-        bound.update(bind(td, options[0]))
+        bound.update(bind(td, options[0] if options and not td.up_to else ()))
     return True
 
 
@@ -155,6 +155,9 @@ class ChooseTargets(Instr):
             return
         td = tds[len(chosen)]
         bound = bound_by(tds, chosen)
+        if td.up_to:
+            self.pick(g, f, td, bound)
+            return
         options = candidates(g, td, card, env["player"], bound)
         if len(options) > 1:
             vm.ask(g, env["player"], "target", tuple(options),
@@ -162,10 +165,41 @@ class ChooseTargets(Instr):
             return
         self.resume(g, f, options[0] if options else None)
 
+    def pick(self, g: GameState, f: Frame, td: TargetDef, bound: dict) -> None:
+        """An `up_to` target: different cards one at a time, until N are chosen, none is left,
+        or `done`; then the target holds them all (`(name, cards, their stamps)`)."""
+        env = f.env
+        picked = env.get(PICKED, ())
+        if len(picked) < td.up_to:
+            left = tuple(c for c in candidates(g, td, env["card"], env["player"], bound, False)
+                         if c not in picked)
+            if left:
+                options = (*vm.distinct_cards(g, left, env["player"]), DONE)
+                vm.ask(g, env["player"], "target", options,
+                       f"{g.defs[env['card']].name}: choose up to {td.up_to - len(picked)} "
+                       f"more ({td.prompt or td.name})")
+                return
+        hold_picked(g, env, td)
+
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         env = f.env
         td = declared(g, env["card"], ability_index(env))[len(env.get("#targets", ()))]
-        env["#targets"] = (*env.get("#targets", ()), chosen_target(g, td, option))
+        if td.up_to and option == DONE:
+            hold_picked(g, env, td)
+        elif td.up_to:
+            env[PICKED] = (*env.get(PICKED, ()), option)  # (then run asks for the next)
+        else:
+            env["#targets"] = (*env.get("#targets", ()), chosen_target(g, td, option))
+
+
+PICKED = "#picked"  # (in an action's env: the cards an `up_to` target has so far)
+
+
+def hold_picked(g: GameState, env: dict, td: TargetDef) -> None:
+    """An `up_to` target is chosen: it holds the cards picked, and each one's stamp."""
+    picked = env.pop(PICKED, ())
+    env["#targets"] = (*env.get("#targets", ()),
+                       (td.name, picked, tuple(g.stamp[c] for c in picked)))
 
 
 def ability_index(env: dict) -> int | None:
@@ -379,7 +413,8 @@ def resolve_top(g: GameState) -> None:
     bound = still_legal(g, declared(g, card, idx), card, controller, targets, {})
     action = vm.effect_env(g, None, controller)
     action.update(player=controller, card=card)
-    if targets and fizzles(g, card, bound):
+    if any(v is not None and v != () for _name, v, _stamp in targets) \
+            and fizzles(g, card, bound):  # (one that chose no target at all does not)
         g.frames.append(Frame(adef.fizzled, action, "effect"))
         return
     g.frames.append(Frame(adef.resolve, action, "effect"))
@@ -423,6 +458,11 @@ def still_legal(g: GameState, tds: tuple[TargetDef, ...], card: int, controller:
     out: dict = {}
     objects = []
     for td, (_name, value, stamp) in zip(tds, targets, strict=True):
+        if td.up_to:  # (each card still legal, and the same object)
+            now = candidates(g, td, card, controller, chosen, False)
+            out.update(bind(td, tuple(c for c, s in zip(value, stamp, strict=True)
+                                      if c in now and g.stamp[c] == s)))
+            continue
         legal = value is not None \
             and value in candidates(g, td, card, controller, chosen, False) \
             and (type(value) is not int or g.stamp[value] == stamp)
@@ -441,7 +481,9 @@ def bind(td: TargetDef, value: Any) -> dict:
     if td.abilities is not None:
         return {td.name: value[0] if type(value) is tuple else ()}
     out: dict = {}
-    if td.cards is not None:
+    if td.up_to:  # (several cards: those chosen, or still legal)
+        out[td.name] = value if type(value) is tuple else ()
+    elif td.cards is not None:
         out[td.name] = value if type(value) is int else ()
     if td.players is not None:
         out[td.as_player] = value[1] if type(value) is tuple else None

@@ -30,7 +30,14 @@ def targets_of(obj: tuple) -> tuple:
     chosen."""
     kind, _card, _controller, data = obj
     if kind != "trigger":
-        return data[2]
+        out: list[tuple] = []
+        for name, value, stamp in data[2]:
+            if type(stamp) is tuple:  # an `up_to` target: its cards one by one (`ts[1]`, ...)
+                out += [(f"{name}[{i + 1}]", c, s)
+                        for i, (c, s) in enumerate(zip(value, stamp, strict=True))]
+            else:
+                out.append((name, value, stamp))
+        return tuple(out)
     fields = data[3]
     return (fields[-1][1] or ()) if fields and fields[-1][0] == TARGETS else ()
 

@@ -224,7 +224,7 @@ class GameState:
         "decisions", "known", "memo", "heard", "memo_version", "atomic", "host", "under", "home", "_statics",
         "turn_limit", "board", "seen", "epoch", "live", "live_at", "live_index",
         "clean_at", "rules_at", "mod_index", "marks", "expiring", "state_rules", "triggers",
-        "queues", "left_stamp", "stack", "unasked", "delayed", "controls",
+        "queues", "left_stamp", "stack", "unasked", "delayed", "controls", "linked",
     )
 
     def __init__(self, game: Any, seed: int) -> None:
@@ -257,6 +257,7 @@ class GameState:
         self.stack: list[tuple] = []  # objects waiting to resolve, under priority (engine/priority.py)
         self.delayed: list[tuple] = []  # delayed triggered abilities set up (engine/delayed.py)
         self.controls: list[tuple] = []  # control changes that end (engine/control.py)
+        self.linked: dict[int, tuple] = {}  # card -> the cards linked to it (engine/linked.py)
         self.decision: Decision | None = None
         self.result: Result | None = None
         self._rng = random.Random(seed)
@@ -411,6 +412,7 @@ class GameState:
         g.stack = list(self.stack)
         g.delayed = list(self.delayed)
         g.controls = list(self.controls)
+        g.linked = dict(self.linked)
         g.decision, g.result = self.decision, self.result
         d = self.decision
         if d is not None and type(d[3]) is not str:  # a late prompt reads this state: in words
