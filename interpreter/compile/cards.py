@@ -178,10 +178,11 @@ class CardBuilder(Walker):
                        name=spec.get("name") or "", **self._activation(at, spec, ability.kind))
 
     def _activation(self, at: tuple, spec: dict, kind: str) -> dict:
-        """An activated ability's declared properties: `once_per` (turn or phase) and its
-        typed `cost` (`{fire: 2, any: 1}`: types of the ruleset's `typed_costs`)."""
+        """An activated ability's declared properties: `once_per` (turn or phase), whether it
+        `ends_turn`, and its typed `cost` (`{fire: 2, any: 1}`: types of the ruleset's
+        `typed_costs`)."""
         out: dict = {}
-        for key in ("once_per", "cost"):
+        for key in ("once_per", "cost", "ends_turn"):
             if key in spec and kind != "activated":
                 self.rb.diags.append(self.doc.key_diag(
                     (*at, key), "TYPE", f"a {kind} ability is not used by a player: `{key}` "
@@ -189,6 +190,8 @@ class CardBuilder(Walker):
                 return out
         if "once_per" in spec:
             out["once"] = spec["once_per"]
+        if spec.get("ends_turn") is True:
+            out["ends_turn"] = True
         cost = spec.get("cost")
         if not isinstance(cost, dict):
             return out

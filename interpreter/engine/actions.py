@@ -209,8 +209,12 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
             env["#complete"] = key
         else:
             g.counts[key] = g.counts.get(key, 0) + 1
-    if idx is not None and (once := g.defs[card].abilities[idx].once) is not None:
-        g.counts[("#ability", once, card, idx)] = 1  # (expire ends it with the turn or phase)
+    if idx is not None:
+        ability = g.defs[card].abilities[idx]
+        if ability.once is not None:  # (expire ends it with the turn or phase)
+            g.counts[("#ability", ability.once, card, idx)] = 1
+        if ability.ends_turn:  # (the window, coming back once the action is done, ends it)
+            f.env["#end_turn"] = True
     if g.board is not None:
         repetition.note_action(g, player, option)
     if not adef.direct:

@@ -74,6 +74,7 @@ class AbilityDef:
     name: str = ""  # the name players read for it (options, words), else its text is shown
     once: str | None = None  # an activated ability usable once per `turn` or `phase` per card
     typed_cost: tuple[tuple[str, int], ...] = ()  # (type or "any", how many): typed_costs pays
+    ends_turn: bool = False  # an activated ability whose use ends the turn (a phase's window)
 
 
 @dataclass(frozen=True)

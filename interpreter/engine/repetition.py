@@ -29,7 +29,8 @@ class Board(NamedTuple):
 
 
 def _cards(g: GameState, cids) -> tuple:
-    return tuple((g.defs[c].id, g.face[c], g.flags[c], g.host.get(c)) for c in cids)
+    return tuple((g.defs[c].id, g.face[c], g.flags[c], g.host.get(c), g.under.get(c))
+                 for c in cids)
 
 
 def board_fingerprint(g: GameState) -> tuple:
@@ -78,7 +79,8 @@ def loop_returned(g: GameState) -> bool:
     fp = (tuple(tuple(z) for z in g.zones.values()), tuple(d.id for d in g.defs),
           tuple(g.flags), tuple(g.face),
           tuple(sorted(g.counters.items())), tuple(tuple(sorted(r.items())) for r in g.res),
-          tuple(sorted(g.host.items())), tuple(m[:5] for m in g.mods),
+          tuple(sorted(g.host.items())), tuple(sorted(g.under.items())),
+          tuple(m[:5] for m in g.mods),
           tuple(g.pending), tuple(g.queue))
     seen = g.seen
     if seen is None:  # (no `loop` rule: never asked)

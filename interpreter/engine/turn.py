@@ -105,6 +105,9 @@ class Window(Instr):
     def run(self, g: GameState, f: Frame) -> None:
         if needs_settling(g) and vm.settle_point(g):
             return  # a timing point: what settling started runs first, then this again
+        if "#end_turn" in f.env:  # an ability that ends the turn was used: the turn ends
+            self.end_turn(g, f)
+            return
         if self.max_actions is None or not window_full(f, self.max_actions):
             plan = self.plan
             if plan[0] is not g.game:
@@ -118,6 +121,18 @@ class Window(Instr):
             f.pc += 1
             g.unasked += 1
         # closed with nothing asked: go on
+        f.code[f.pc].run(g, f)
+
+    def end_turn(self, g: GameState, f: Frame) -> None:
+        """The phase ends (as a phase does), the phases left are skipped, and the turn ends:
+        on to the turn's plain TurnEnd (the last instruction of its loop)."""
+        del f.env["#end_turn"]
+        f.env.pop("#taken", None)
+        f.pc = next(i for i in range(len(f.code) - 1, -1, -1)
+                    if isinstance(f.code[i], TurnEnd) and f.code[i].ending is None)
+        if ("phase_end" in g.heard or g.mods or g.counts or "phase" in g.expiring) \
+                and end_phase(g, self.phase):
+            return  # what settling started runs first; then the turn's end
         f.code[f.pc].run(g, f)
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
