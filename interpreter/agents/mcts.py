@@ -152,7 +152,7 @@ def best_next(world: GameState) -> int:
     under priority, once what it cast has resolved (greedy.settle_priority)."""
     d = world.decision
     score = world.game.score
-    priority = world.game.ruleset.timing == "priority"
+    priority = world.game.ruleset.timing.passes_priority
     best, best_index = float("-inf"), 0
     for i in range(len(d.options)):
         w = world.clone()

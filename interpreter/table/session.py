@@ -181,7 +181,7 @@ class Table:
         mine = g.decision is not None and g.decision.player == player
         view = views.page(self.game, g.observation(player), option_cards(g, player) if mine else [],
                           self.lines[player], result(g), mode="play")
-        if g.game.ruleset.timing == "priority" and player in self.humans:
+        if g.game.ruleset.timing.passes_priority and player in self.humans:
             view["stop"] = stops_text(self.stops[player])
         view["hotseat"] = None in self.tokens.values()
         if self.puzzle is not None:
