@@ -151,8 +151,9 @@ def _answer(raw: str, observation: dict, n: int, lang: str = "en") -> int | str:
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width and circled digits: digits
     if text == CONCEDE:
         raise Concede
-    if _number(text) is not None and _number(text) < n:
-        return int(text)
+    number = _number(text)
+    if number is not None and number < n:
+        return number
     wanted = _number(text[1:].strip().lstrip("#")) if text.startswith("?") else None
     if wanted is not None:
         return _card_text(observation, wanted, lang)
@@ -202,7 +203,7 @@ def make_agent(name: str, seed: int) -> Agent:
         parts = params.split(":") if params else []
         if len(parts) > 1 or not all(_count(p) for p in parts):
             raise TcgError(f"bad agent {name!r}: write default or default:WORLDS (a whole number >= 1)")
-        return DefaultAgent(seed, **({"worlds": int(parts[0])} if parts else {}))
+        return DefaultAgent(seed, int(parts[0])) if parts else DefaultAgent(seed)
     if kind == "greedy":
         from interpreter.agents.greedy import GreedyAgent
 

@@ -151,6 +151,7 @@ def best_next(world: GameState) -> int:
     """The option whose immediate result the deciding player scores best (ties: the first);
     under priority, once what it cast has resolved (greedy.settle_priority)."""
     d = world.decision
+    assert d is not None  # (asked only while the match goes on)
     score = world.game.score
     priority = world.game.ruleset.timing.passes_priority
     best, best_index = float("-inf"), 0
