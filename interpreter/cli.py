@@ -286,6 +286,7 @@ def _play(args: argparse.Namespace) -> int:
         for f in opened:
             f.close()
     r = g.result
+    assert r is not None  # (play and resume return a finished match)
     winner = "draw" if r.winner is None else f"P{r.winner + 1} wins"
     rule = f" [rule {r.ref}]" if r.ref else ""
     reason = "" if r.reason in (winner, "", None) else f" — {r.reason}"  # (not "P2 wins — P2 wins")

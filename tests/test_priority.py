@@ -10,6 +10,7 @@ from pathlib import Path
 from interpreter.engine import vm
 from interpreter.engine.observe import observation
 from interpreter.engine.priority import Priority
+from interpreter.engine.timing_models import WINDOWS
 from interpreter.run.loading import load_game
 from interpreter.run.match import resolve_decks
 from tests.conftest import tcg_in_process
@@ -72,7 +73,7 @@ def test_the_table_page_lists_the_stack():
 
 def test_windows_stay_the_default_timing():
     game = load_game(str(ROOT / "tests" / "rulesets" / "mini.yaml"))
-    assert game.ruleset.timing == "windows"
+    assert game.ruleset.timing is WINDOWS and not game.ruleset.timing.has_stack
     assert not any(isinstance(i, Priority) for i in game.program)
     assert "stack" not in observation(game.new_state([{}, {}], 0), 0)
 

@@ -232,7 +232,7 @@ def make_agent(name: str, seed: int) -> Agent:
         parts = params.split(":") if params else []
         if len(parts) > 1 or not all(_count(p) for p in parts):
             raise TcgError(f"bad agent {name!r}: write default or default:WORLDS (a whole number >= 1)")
-        return DefaultAgent(seed, **({"worlds": int(parts[0])} if parts else {}))
+        return DefaultAgent(seed, int(parts[0])) if parts else DefaultAgent(seed)
     if kind == "greedy":
         from interpreter.agents.greedy import GreedyAgent
 

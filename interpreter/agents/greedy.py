@@ -71,7 +71,7 @@ class Dealer:
 def settle(world: GameState, player: int, steps: int = SETTLE_STEPS) -> None:
     """Play on until `player` is asked again, the others answering with their first option;
     at most `steps` decisions. Under `timing: priority`, see settle_priority."""
-    if world.game.ruleset.timing == "priority":
+    if world.game.ruleset.timing.passes_priority:
         settle_priority(world, player, world.turn, steps)
         return
     for _ in range(steps):

@@ -160,7 +160,7 @@ def greedy_step(world: GameState) -> GameState:
     scores, computed once. A single option is applied without a score."""
     d = world.decision
     n = len(d.options)
-    if n > 1 and world.game.ruleset.timing == "priority":
+    if n > 1 and world.game.ruleset.timing.passes_priority:
         world.apply(best_next(world))
         return world
     if n == 1:
@@ -187,8 +187,9 @@ def best_next(world: GameState) -> int:
     """The option whose immediate result the deciding player scores best (ties: the first);
     under priority, once what it cast has resolved (greedy.settle_priority)."""
     d = world.decision
+    assert d is not None  # (asked only while the match goes on)
     score = world.game.score
-    priority = world.game.ruleset.timing == "priority"
+    priority = world.game.ruleset.timing.passes_priority
     best, best_index = float("-inf"), 0
     for i in range(len(d.options)):
         w = world.clone()

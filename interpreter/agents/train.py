@@ -67,10 +67,11 @@ def duel(ruleset: str, decks: list[str], a: Weights, b: Weights, games: int, see
         dealt = [pair[a_deck], pair[1 - a_deck]] if a_seat == 0 else [pair[1 - a_deck], pair[a_deck]]
         agents = [DefaultAgent((seed + i) * 1000 + s, WORLDS, weights[s]) for s in range(2)]
         s = game.new_state(dealt, seed + i, log=False)
-        while not s.is_over:
-            s.apply(decide(agents[s.current_player], s, s.current_player)[0])
-        if s.result.winner is not None:
-            wins[0 if s.result.winner == a_seat else 1] += 1
+        while (d := s.decision) is not None:
+            s.apply(decide(agents[d.player], s, d.player)[0])
+        winner = s.result.winner if s.result is not None else None
+        if winner is not None:
+            wins[0 if winner == a_seat else 1] += 1
     return wins[0], wins[1]
 
 

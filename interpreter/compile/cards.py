@@ -217,7 +217,7 @@ class CardBuilder(Walker):
     def _targets(self, at: tuple, spec: dict) -> tuple:
         """The targets a card's spell or an ability declares at `at` (`targeting`): they are
         chosen as its object goes on the stack, so only under `timing: priority`."""
-        if spec.get("targeting") and self.rb.raw.get("timing") != "priority":
+        if spec.get("targeting") and not self.rb.timing.has_stack:
             self.rb.diags.append(self.doc.key_diag(
                 (*at, "targeting"), "TARGET",
                 "targets are chosen as an object goes on the stack, and this ruleset has none "

@@ -33,6 +33,7 @@ from interpreter.engine.model import (
     ZoneDef,
     offered,
 )
+from interpreter.engine.timing_models import timing_model
 from interpreter.lang import ast as A
 from interpreter.load.files import MAX_DECK
 from interpreter.load.yamlpos import Doc
@@ -46,6 +47,7 @@ class RulesetBuilder:
     def __init__(self, doc: Doc, reference: bool = False) -> None:
         self.doc = doc
         self.raw: dict = doc.data
+        self.timing = timing_model(self.raw)
         self.diags: list[Diagnostic] = []
         self.names = ruleset_names(self.raw)
         self.verb_defaults: dict[str, dict] = {}
@@ -77,10 +79,9 @@ class RulesetBuilder:
             resources={k: v or {} for k, v in (raw.get("resources") or {}).items()},
             counters=tuple(raw.get("counters") or ()),
             deck=raw.get("deck") or {}, tokens=raw.get("tokens") or {},
-            path=self.doc.path, raw=raw,
+            path=self.doc.path, raw=raw, timing=self.timing,
         )
-        rs.timing = raw.get("timing", "windows")
-        rs.state_checks = self._state_checks(rs.timing)
+        rs.state_checks = self._state_checks()
         rs.properties = {n: replace(p, formula=self._formula(n)) if p.type == "number" else p
                          for n, p in rs.properties.items()}
         self._check_zone_refs(rs)
@@ -506,11 +507,11 @@ class RulesetBuilder:
             return requires, trees
         return (*requires, (speed, self.compiler.exprs.compile(tree))), trees
 
-    def _state_checks(self, timing: str) -> str:
+    def _state_checks(self) -> str:
         """When the win/loss rules are asked: after every atomic step (`event`), or only when
         a player would receive priority (`priority`, Magic's 704.3: under `timing: priority`)."""
         checks = self.raw.get("state_checks", "event")
-        if checks == "priority" and timing != "priority":
+        if checks == "priority" and not self.timing.passes_priority:
             self.diags.append(self.doc.diag(("state_checks",), "STATE-CHECKS",
                                             "`state_checks: priority` needs `timing: priority`",
                                             "add `timing: priority`, or remove `state_checks`"))
@@ -522,7 +523,7 @@ class RulesetBuilder:
         first and ends by putting its object on the stack (engine/priority.py)."""
         if not d.get("stack"):
             return (), ()
-        if self.raw.get("timing") != "priority":
+        if not self.timing.has_stack:
             self.diags.append(self.doc.diag(("actions", name, "stack"), "STACK",
                                             "`stack: true` needs the ruleset's `timing: priority`",
                                             "add `timing: priority`, or remove `stack`"))
@@ -717,10 +718,7 @@ class RulesetBuilder:
             code += starts
             if phase.body:  # (an empty one would only be a settle point, as what follows is)
                 code.append(T.Push(phase.body))
-            if rs.timing == "priority":  # every step has a priority, acted in or not
-                code.append(P.Priority(phase))
-            elif phase.actions:
-                code.append(T.Window(phase))
+            code += rs.timing.phase_code(phase)  # how the players act in it
             for start in starts:  # skipped: past this phase's end (what follows ends it)
                 start.skip = len(code) + 1
             ending = phase

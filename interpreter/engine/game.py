@@ -84,8 +84,8 @@ class Game:
         self._channels(static_reads)
         n = ruleset.players  # read-only environments for rules about each player
         self.opponent = tuple((p + 1) % n for p in range(n))  # (GameState.other, no call)
-        self.player_envs = tuple({"player": p, "you": p, "opponent": (p + 1) % n, "self": None}
-                                 for p in range(n))
+        self.player_envs: tuple[dict[str, Any], ...] = tuple(
+            {"player": p, "you": p, "opponent": (p + 1) % n, "self": None} for p in range(n))
         # every zone of a match, in the ruleset's order, and each player's starting resources
         self.zone_refs = tuple(ZoneRef(name, p) for name, zdef in ruleset.zones.items()
                                for p in ((-1,) if zdef.shared else range(n)))

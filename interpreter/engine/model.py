@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (the models import the instructions, which import this)
+    from interpreter.engine.timing_models import TimingModel
 
 Code = tuple  # a tuple of VM instructions
 ExprFn = Callable[[Any, dict], Any]
@@ -284,7 +287,9 @@ class Ruleset:
     pools: tuple[PoolDef, ...] = ()
     path: str = ""
     raw: dict = field(default_factory=dict)
-    timing: str = "windows"  # windows | priority (engine/priority.py)
+    # how the players get to act and where triggered abilities wait, chosen once from the
+    # ruleset's `timing:` (engine/timing_models.py)
+    timing: TimingModel = field(kw_only=True)
     phrases: Any = None  # what people read (words/phrases.Phrases), never used by play
     # `typed_costs`: the cards that pay an ability's typed cost (a function of the card and
     # its controller) and the property giving each one's type

@@ -94,7 +94,7 @@ def observation(g: GameState, viewer: int | None, options: bool = True) -> dict:
         "turn_player": f"P{g.turn_player + 1}", "phase": g.phase,
         "resources": {f"P{p + 1}": dict(g.res[p]) for p in g.players}, "zones": zones,
     }
-    if g.game.ruleset.timing == "priority":
+    if g.game.ruleset.timing.has_stack:
         obs["stack"] = [stack_view(g, o, viewer) for o in reversed(g.stack)]
     if g.decision is not None:
         obs["deciding"] = f"P{g.decision.player + 1}"

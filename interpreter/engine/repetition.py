@@ -61,7 +61,8 @@ def note_action(g: GameState, player: int, option: tuple) -> None:
 def barred(g: GameState, player: int, options: list[tuple]) -> list[tuple]:
     """In the last turn before judgement, the actions that kept the board are not offered."""
     b = g.board
-    if b.streak < g.game.ruleset.limits.board_turns - 1 or not b.repeated:
+    turns = g.game.ruleset.limits.board_turns  # (set: a board is kept only then)
+    if turns is None or b.streak < turns - 1 or not b.repeated:
         return options
     return [o for o in options if _action_key(g, player, o) not in b.repeated]
 

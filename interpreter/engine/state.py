@@ -12,11 +12,14 @@ import random
 import sys
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from interpreter.diagnostics import TcgError
 from interpreter.engine import chance as _chance
 from interpreter.engine.model import CardDef, PropDef
+
+if TYPE_CHECKING:  # (the game imports the VM, which imports this)
+    from interpreter.engine.game import Game
 
 # a generator seeded in C, without Random.__init__
 _blank_rng: Callable[..., random.Random] = random.Random.__new__
@@ -227,7 +230,7 @@ class GameState:
         "queues", "left_stamp", "stack", "unasked", "delayed", "controls", "linked",
     )
 
-    def __init__(self, game: Any, seed: int) -> None:
+    def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.state_rules = bool(game.ruleset.state_rules)  # (read at every timing point)
         # some card of the game has a triggered ability (else none ever waits: pending and

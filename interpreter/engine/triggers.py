@@ -96,7 +96,7 @@ def pump_queue(g: GameState) -> None:
 
 def deliver(g: GameState, ordered: list[tuple]) -> None:
     """Hand an ordered batch to the ruleset's resolution model."""
-    if g.game.ruleset.timing == "priority":  # onto the stack: resolved as players pass
+    if g.game.ruleset.timing.has_stack:  # onto the stack: resolved as players pass
         stack_triggers(g, ordered)
     elif g.game.ruleset.resolution == "queue":
         g.queue.extend(ordered)

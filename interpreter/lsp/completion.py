@@ -44,11 +44,11 @@ def complete(ws: Workspace, path: str, text: str, line: int, col: int) -> list[t
     if kind == "scenario" and len(place.keys) >= 2 and place.keys[1] == "zones":
         return _scenario_zones(ws, rid, names, place.keys, place.in_value)
     if kind == "scenario" and place.in_value and place.keys[-1:] == ("phase",):
-        return [_item(p, Kind.EnumMember, "phase") for p in phases(ws.ruleset(rid).data.get("turn"))]
+        return [_item(p, Kind.EnumMember, "phase") for p in phases(_ruleset_data(ws, rid).get("turn"))]
     if kind == "cards" and place.keys == ("cards",):
         return _card_keys(ws, rid) if ":" not in current.lstrip(" -") else []
     if kind == "cards" and len(place.keys) == 2 and place.keys[0] == "cards" and place.in_value:
-        return _values(ws.ruleset(rid).data.get("properties") or {}, place.keys[1])
+        return _values(_ruleset_data(ws, rid).get("properties") or {}, place.keys[1])
     if kind == "ruleset" and place.in_value and place.keys[-1] in ("actions", "ability_zones"):
         declared = names.actions if place.keys[-1] == "actions" else names.zones
         return [_item(n, Kind.Reference, place.keys[-1]) for n in sorted(declared)]
@@ -147,7 +147,8 @@ def _in_scope(names: Names, before: str, keys: tuple[str, ...]) -> set[str]:
         event = trigger.group(1)
         out.update(ENGINE_EVENTS.get(event, ()))
         verb = next((v for v, e in names.verb_events.items() if e == event), None)
-        out.update(p.name for p in names.verbs.get(verb, ()))
+        if verb is not None:
+            out.update(p.name for p in names.verbs.get(verb, ()))
         if event in names.actions:
             out.update(("card", "player", "ability"))
     if keys[:1] == ("verbs",) and len(keys) > 1:
@@ -157,11 +158,17 @@ def _in_scope(names: Names, before: str, keys: tuple[str, ...]) -> set[str]:
     return out
 
 
+def _ruleset_data(ws: Workspace, rid: str | None) -> dict:
+    """The ruleset's mapping, or an empty one while no ruleset of that id is found."""
+    doc = ws.ruleset(rid)
+    return doc.data if doc is not None and isinstance(doc.data, dict) else {}
+
+
 def _scenario_zones(ws: Workspace, rid: str | None, names: Names, keys: tuple[str, ...],
                     in_value: bool) -> list[types.CompletionItem]:
     """A scenario's `zones:` — zone keys (`battle@P1`), then the cards and states in them."""
     if len(keys) == 2 and not in_value:
-        players = ws.ruleset(rid).data.get("players")
+        players = _ruleset_data(ws, rid).get("players")
         seats = range(1, (players if isinstance(players, int) else 2) + 1)
         return [_item(z if shared else f"{z}@P{p}", Kind.Module, "zone", insert=None)
                 for z, shared in names.zones.items() for p in ((0,) if shared else seats)]

@@ -83,7 +83,8 @@ def _declared(what: str, name: str, spec: Any, path: str, pos: tuple[int, int]) 
 def _signature(what: str, spec: dict) -> str:
     if what != "verb":
         return ""
-    params = spec.get("params") if isinstance(spec.get("params"), dict) else {}
+    given = spec.get("params")
+    params = given if isinstance(given, dict) else {}
     shown = [f"{p}: {t.get('type', 'any')}" if isinstance(t, dict) else f"{p}: {t or 'any'}"
              for p, t in params.items()]
     return f" `({', '.join(shown)})`"

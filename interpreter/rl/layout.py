@@ -107,7 +107,7 @@ class Layout:
             + len(self.resources) * rs.players
         # the stack's block last (only a ruleset with priority has one)
         self.stack_at = self.phase_at + len(self.phases) + 2
-        self.stack_slots = stack if rs.timing == "priority" else 0
+        self.stack_slots = stack if rs.timing.has_stack else 0
         self.object_width = 1 + len(OBJECTS) + rs.players + 1 + len(self.cards)
         self.size = self.stack_at + (1 + self.stack_slots * self.object_width
                                      if self.stack_slots else 0)

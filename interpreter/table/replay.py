@@ -58,7 +58,9 @@ class Replay:
             done, g = 0, self.game.new_state(self.decks, self.setup.seed, log=True, turns=self.setup.turns)
         for step in self.script[done:k]:
             if step == CONCEDE:
-                g.concede(g.decision.player)
+                d = g.decision
+                assert d is not None  # (a log's concession is an answer to a question)
+                g.concede(d.player)
             else:
                 g.apply(step)
         self._kept = (k, g.clone(keep_log=True))

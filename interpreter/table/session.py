@@ -127,8 +127,8 @@ class Table:
         """Let the agents play until a human decides or the match ends."""
         self._collect()
         g = self.g
-        while g.result is None:
-            player = g.decision.player
+        while (d := g.decision) is not None:
+            player = d.player
             agent = self.agents[player]
             if agent is not None:
                 self._decided(player, decide(agent, g, player)[0])
@@ -148,6 +148,7 @@ class Table:
 
     def _decided(self, player: int, index: int) -> None:
         d = self.g.decision
+        assert d is not None  # (only a decision asked is answered)
         self._record({"d": f"P{player + 1}", "q": d.prompt, "i": index,
                       "o": observe.label(self.g, d.options[index], player)})
         self.g.apply(index)
@@ -181,7 +182,7 @@ class Table:
         mine = g.decision is not None and g.decision.player == player
         view = views.page(self.game, g.observation(player), option_cards(g, player) if mine else [],
                           self.lines[player], result(g), mode="play")
-        if g.game.ruleset.timing == "priority" and player in self.humans:
+        if g.game.ruleset.timing.passes_priority and player in self.humans:
             view["stop"] = stops_text(self.stops[player])
         view["hotseat"] = None in self.tokens.values()
         if self.puzzle is not None:
