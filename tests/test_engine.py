@@ -42,8 +42,8 @@ def check_derived_values(g) -> None:
     numbers = [n for n, p in g.game.ruleset.properties.items() if p.type == "number"]
     # cards in play, and those with modifiers (kept or fresh: a static may reach a hand)
     cards = {*g.live_cards(), *(m[0] for m in g.mods)}
-    if g.game.has_statics:
-        cards.update(c for c, _ in [*g.game.static_mods(g), *g.game.static_mods(fresh)])
+    if g.game.has_statics:  # (the cards the modifiers' index holds, kept or fresh)
+        cards.update(g.index_mods()[2], fresh.index_mods()[2])
     for cid in sorted(cards):
         for prop in numbers:
             assert g.get(cid, prop) == fresh.get(cid, prop), f"card {cid}'s {prop} is stale"
@@ -579,8 +579,8 @@ def test_an_illegal_action_is_a_tcg_error_with_the_options_named(ucb, ucb_decks)
 
 
 def test_the_engine_modules_import_one_another_one_way():
-    """No import cycle among the engine's modules (state.py imports only the model and chance,
-    which imports no engine module: the API
+    """No import cycle among the engine's modules (state.py imports only the model, chance and
+    modifiers, which import no engine module: the API
     reaches the VM through the state's Game), so each can be read and loaded bottom-up."""
     import ast
     import graphlib
@@ -604,5 +604,6 @@ def test_the_engine_modules_import_one_another_one_way():
                 found.add(node.module.split(".")[2])
         deps[name] = found & mods.keys()
     order = list(graphlib.TopologicalSorter(deps).static_order())  # (raises on a cycle)
-    assert deps["state"] <= {"model", "chance"} and order.index("state") < order.index("vm")
-    assert deps["chance"] == set()
+    assert deps["state"] <= {"model", "chance", "modifiers"} \
+        and order.index("state") < order.index("vm")
+    assert deps["chance"] == deps["modifiers"] == set()

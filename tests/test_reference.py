@@ -175,8 +175,10 @@ STATEMENTS = st.one_of(
 BODIES = st.lists(STATEMENTS, min_size=1, max_size=3).map("; ".join)
 ABILITIES = st.one_of(
     st.builds(lambda e, b: f"when {e}: {b}", st.sampled_from(EVENTS), BODIES),
-    st.builds(lambda c, n: f"static: ({c}).power += {n}",
-              st.sampled_from(["battle(you)", "battle(opponent)"]), st.integers(-1, 2)))
+    # (`=` beside `+=` and `-=`: the fast path sums additions, the reference applies each)
+    st.builds(lambda c, op, n: f"static: ({c}).power {op} {n}",
+              st.sampled_from(["battle(you)", "battle(opponent)"]),
+              st.sampled_from(["+=", "+=", "-=", "="]), st.integers(-1, 2)))
 CARD_SETS = st.lists(ABILITIES, min_size=1, max_size=3)
 
 

@@ -322,7 +322,10 @@ if mods and name in mods:
         return (zone or g.zone_of[cid].name) in (ability.zones or self.ability_zone_set)
 
     # ---------- modifiers ----------
-    def static_mods(self, g: GameState) -> dict:
+    def static_mods(self, g: GameState) -> Any:
+        """The static abilities' modifiers, kept while nothing they read changed: the
+        reference path's by card and property (_each_target), the fast path's by ability
+        (_each_static, indexed by engine/modifiers.py)."""
         cached = g._statics
         if cached is not None:
             if cached[0] == g.version:
@@ -332,17 +335,7 @@ if mods and name in mods:
                 return cached[1]
         index = g.mod_index  # (of the modifiers before: see below)
         g._statics = (g.version, STATICS_PENDING)  # while computing, reads see printed values
-        out: dict[tuple[int, str], list] = {}
-        for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
-            env = vm.effect_env(g, cid, g.controller[cid])
-            if ability.cond is not None and not ability.cond(g, env):
-                continue
-            for target, prop, op, value_fn in ability.modifiers:
-                value = value_fn(g, env)
-                if value is None:
-                    continue
-                for t in vm.as_cards(g, target(g, env)):
-                    out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+        out = _each_target(g) if self.reference else _each_static(g)
         if cached is not None and cached[1] is not STATICS_PENDING and cached[1] == out:
             out = cached[1]  # the same modifiers: their index holds (GameState.index_mods)
         g._statics = (g.version, out)
@@ -449,6 +442,40 @@ def _kernel_reader(name: str) -> Callable[[GameState, int], Any]:
 
 _SCORE_BOUND = 10**300  # a heuristic's value past this is clipped (float() would overflow)
 _STATIC = ("static", "")  # the live static abilities' key in vm.live_statics
+
+
+def _each_target(g: GameState) -> dict[tuple[int, str], list]:
+    """The reference path's static modifiers: (card, property) -> (op, value, stamp) of each
+    static ability that works and holds, in the order found (GameState.index_mods orders
+    them)."""
+    out: dict[tuple[int, str], list] = {}
+    for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
+        env = vm.effect_env(g, cid, g.controller[cid])
+        if ability.cond is not None and not ability.cond(g, env):
+            continue
+        for target, prop, op, value_fn in ability.modifiers:
+            value = value_fn(g, env)
+            if value is None:
+                continue
+            for t in vm.as_cards(g, target(g, env)):
+                out.setdefault((t, prop), []).append((op, value, g.stamp[cid]))
+    return out
+
+
+def _each_static(g: GameState) -> list[tuple[tuple[int, ...], str, tuple]]:
+    """The fast path's: (targets, property, (op, value, stamp)) for each modifier of each
+    static ability that works and holds, in the same order; engine/modifiers.py indexes them
+    by card (a static raising N cards costs one entry, not N lists to sort)."""
+    out = []
+    for cid, _idx, ability in vm.live_statics(g).get(_STATIC, ()):  # (those that work)
+        env = vm.effect_env(g, cid, g.controller[cid])
+        if ability.cond is not None and not ability.cond(g, env):
+            continue
+        for target, prop, op, value_fn in ability.modifiers:
+            value = value_fn(g, env)
+            if value is not None:
+                out.append((vm.as_cards(g, target(g, env)), prop, (op, value, g.stamp[cid])))
+    return out
 
 
 def _printed_reader(pdef: PropDef, index: int, hiding_mask: int,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from interpreter.diagnostics import TcgError
 from interpreter.engine import chance as _chance
+from interpreter.engine import modifiers as _modifiers
 from interpreter.engine.model import CardDef, PropDef
 
 if TYPE_CHECKING:  # (the game imports the VM, which imports this)
@@ -282,7 +283,7 @@ class GameState:
         self.host: dict[int, int] = {}  # attached card -> the card it is attached to
         self.under: dict[int, int] = {}  # card beneath others -> the top of its stack (put_on)
         self.home: list[str] = []  # the zone each card started in (its pool: deck, extra...)
-        self._statics: tuple[int, dict] | None = None
+        self._statics: tuple[int, Any] | None = None  # (see Game.static_mods)
         limits = game.ruleset.limits
         self.turn_limit: int = limits.turns
         self.board: Any = None  # repetition.Board, with a `same_board` rule, from the first turn end
@@ -535,6 +536,8 @@ class GameState:
         index = self.mod_index
         if index[1] is statics and self.marks["@mods"] <= index[0]:
             by_card = index[2]  # still the same modifiers
+        elif not self.game.reference:  # (sums of additions: see engine/modifiers.py)
+            by_card = _modifiers.index(self.mods, statics, self.game.op_rank)
         else:
             by_card, several = {}, []
             for c, p, op, v, _u, s in self.mods:
