@@ -32,9 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - the one place that turns errors into exit codes
         return _report_error(e)
     finally:  # (the language chosen is this run's: not an in-process caller's next run's)
-        for chosen in ("interpreter.words.ui", "interpreter.words.speak"):
-            if chosen in sys.modules:
-                sys.modules[chosen].current = None
+        if "interpreter.words.ui" in sys.modules:
+            from interpreter.words import ui
+            ui.current = None
+        if "interpreter.words.speak" in sys.modules:
+            from interpreter.words import speak
+            speak.current = None
 
 
 def _report_error(e: Exception) -> int:

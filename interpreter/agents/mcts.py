@@ -134,12 +134,12 @@ class MCTSAgent:
     def _play_out(self, world: GameState, player: int, base: float) -> float:
         rng, greedy = self.rng, self.playout == "greedy"
         turn, steps = world.turn, 0
-        while world.decision is not None and steps < self.playout_steps \
+        while (d := world.decision) is not None and steps < self.playout_steps \
                 and world.turn - turn < self.playout_turns:
             if greedy:
                 world = greedy_step(world)
             else:
-                world.apply(rng.randrange(len(world.decision.options)))
+                world.apply(rng.randrange(len(d.options)))
             steps += 1
         if world.stack:  # (only under priority: cut short with objects waiting)
             quiet(world)
@@ -159,6 +159,7 @@ def greedy_step(world: GameState) -> GameState:
     heuristic reads has changed (Game.score_reads; about 2 in 5 on UCB) scores what `world`
     scores, computed once. A single option is applied without a score."""
     d = world.decision
+    assert d is not None  # (a playout steps only while the match goes on)
     n = len(d.options)
     if n > 1 and world.game.ruleset.timing.passes_priority:
         world.apply(best_next(world))

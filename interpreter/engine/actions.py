@@ -143,6 +143,7 @@ def _usable(g: GameState, cid: int, ability, idx: int) -> bool:
 def covered(g: GameState, cid: int, controller: int, cost: tuple) -> bool:
     """The ruleset's `typed_costs` cards of card `cid` cover a typed cost ((type, n)..., `any`
     last): for each type, n cards of it; the cards left over at least `any`'s n."""
+    assert g.game.ruleset.typed_costs is not None  # (the compiler refuses typed costs without it)
     cards_of, prop = g.game.ruleset.typed_costs
     cards = vm.as_cards(g, cards_of(g, vm.effect_env(g, cid, controller)))
     left = len(cards)
