@@ -169,7 +169,42 @@ class CardBuilder(Walker):
                 f"a {ability.kind} ability does not wait to resolve: `left_play` is for "
                 "triggered abilities (`when ...`)"))
             left_play = None
-        return replace(ability, targets=targets, left_play=left_play)
+        return replace(ability, targets=targets, left_play=left_play,
+                       name=spec.get("name") or "", **self._activation(at, spec, ability.kind))
+
+    def _activation(self, at: tuple, spec: dict, kind: str) -> dict:
+        """An activated ability's declared properties: `once_per` (turn or phase) and its
+        typed `cost` (`{fire: 2, any: 1}`: types of the ruleset's `typed_costs`)."""
+        out: dict = {}
+        for key in ("once_per", "cost"):
+            if key in spec and kind != "activated":
+                self.rb.diags.append(self.doc.key_diag(
+                    (*at, key), "TYPE", f"a {kind} ability is not used by a player: `{key}` "
+                    "is for activated abilities (`activate ...`)"))
+                return out
+        if "once_per" in spec:
+            out["once"] = spec["once_per"]
+        cost = spec.get("cost")
+        if not isinstance(cost, dict):
+            return out
+        typed = self.rb.raw.get("typed_costs")
+        if not isinstance(typed, dict):
+            self.rb.diags.append(self.doc.key_diag(
+                (*at, "cost"), "NO-TYPED-COSTS", "a typed cost needs the ruleset's "
+                "`typed_costs: {cards, type}` (what pays it, and the property of its type)"))
+            return out
+        pdef = (self.rb.raw.get("properties") or {}).get(typed.get("type")) or {}
+        types = [*(pdef.get("values") or ()), "any"] if isinstance(pdef, dict) else ["any"]
+        for t in cost:
+            if t not in types:
+                self.rb.diags.append(self.doc.key_diag(
+                    (*at, "cost", t), "UNKNOWN-NAME",
+                    f"'{t}' is no type of {typed.get('type')!r} (nor `any`)",
+                    did_you_mean(str(t), types)))
+                return out
+        out["typed_cost"] = tuple((t, n) for t, n in cost.items() if t != "any") \
+            + ((("any", cost["any"]),) if "any" in cost else ())
+        return out
 
     def _targets(self, at: tuple, spec: dict) -> tuple:
         """The targets a card's spell or an ability declares at `at` (`targeting`): they are

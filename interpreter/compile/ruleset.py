@@ -104,6 +104,7 @@ class RulesetBuilder:
         rs.pools = self._pools()
         rs.limits = self._limits()
         rs.triggers = self._triggers()
+        rs.typed_costs = self._typed_costs()
         at = ("setup", "do") if isinstance(raw.get("setup"), dict) else ("setup",)
         setup = self._body(at, set(), head=self._ref_head("setup", raw.get("setup")))
         program = self._program(rs, setup)
@@ -353,6 +354,24 @@ class RulesetBuilder:
         if len(at) > 1 and at[0] == "turn":
             return str(self.raw["turn"][at[1]].get("phase", f"phase{at[1]}"))
         return str(at[0])
+
+    def _typed_costs(self) -> tuple | None:
+        """`typed_costs: {cards, type}`: the cards that pay the typed costs of a card's
+        abilities (`self` the card, `you` its controller) and the enum property of their type."""
+        spec = self.raw.get("typed_costs")
+        if not isinstance(spec, dict):
+            return None
+        prop = spec.get("type")
+        pdef = (self.raw.get("properties") or {}).get(prop)
+        if not isinstance(pdef, dict) or pdef.get("type") != "enum":
+            self.diags.append(self.doc.diag(
+                ("typed_costs", "type"), "UNKNOWN-PROPERTY",
+                f"typed_costs.type must name an enum property; {prop!r} is none",
+                did_you_mean(str(prop), [n for n, d in (self.raw.get("properties") or {}).items()
+                                         if isinstance(d, dict) and d.get("type") == "enum"])))
+            return None
+        cards = self._expr(("typed_costs", "cards"), {"self", "you"}, "expr")
+        return None if cards is None else (cards, prop)
 
     def _expr(self, at: tuple, scope: set[str], kind: str = "cond", trees: list | None = None):
         """The compiled expression at `at` (None when it did not check); its tree goes into

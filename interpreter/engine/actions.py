@@ -114,7 +114,7 @@ def _candidates(g: GameState, adef: ActionDef, player: int, out: list) -> None:
                 out.append((adef.name, cid, None))
             continue
         for idx, ability in enumerate(g.defs[cid].abilities):
-            if ability.kind == "activated" and _usable(g, cid, ability):
+            if ability.kind == "activated" and _usable(g, cid, ability, idx):
                 env["ability"] = (cid, idx)
                 if _allowed(g, adef, env):
                     out.append((adef.name, cid, idx))
@@ -126,13 +126,34 @@ def guarded(g: GameState, keys: tuple[tuple[str, str], ...]) -> bool:
     return not vm.live_statics(g).keys().isdisjoint(keys)
 
 
-def _usable(g: GameState, cid: int, ability) -> bool:
+def _usable(g: GameState, cid: int, ability, idx: int) -> bool:
     """An activated ability can be used: its card has a controller (a pool's card, owned by no
-    player, has none) and its own `where` holds."""
+    player, has none), it was not used this turn or phase when it is `once_per` one, the
+    cards of `typed_costs` cover its typed cost, and its own `where` holds."""
     controller = g.controller[cid]
     if controller is None:
         return False
+    if ability.once is not None and ("#ability", ability.once, cid, idx) in g.counts:
+        return False
+    if ability.typed_cost and not covered(g, cid, controller, ability.typed_cost):
+        return False
     return ability.cond is None or bool(ability.cond(g, vm.effect_env(g, cid, controller)))
+
+
+def covered(g: GameState, cid: int, controller: int, cost: tuple) -> bool:
+    """The ruleset's `typed_costs` cards of card `cid` cover a typed cost ((type, n)..., `any`
+    last): for each type, n cards of it; the cards left over at least `any`'s n."""
+    cards_of, prop = g.game.ruleset.typed_costs
+    cards = vm.as_cards(g, cards_of(g, vm.effect_env(g, cid, controller)))
+    left = len(cards)
+    types = [g.get(c, prop) for c in cards]
+    for t, n in cost:
+        if t == "any":
+            return left >= n
+        if types.count(t) < n:
+            return False
+        left -= n
+    return True
 
 
 def _allowed(g: GameState, adef: ActionDef, env: dict) -> bool:
@@ -188,6 +209,8 @@ def start_action(g: GameState, f: Frame, option: tuple, player: int,
             env["#complete"] = key
         else:
             g.counts[key] = g.counts.get(key, 0) + 1
+    if idx is not None and (once := g.defs[card].abilities[idx].once) is not None:
+        g.counts[("#ability", once, card, idx)] = 1  # (expire ends it with the turn or phase)
     if g.board is not None:
         repetition.note_action(g, player, option)
     if not adef.direct:

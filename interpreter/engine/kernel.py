@@ -462,14 +462,51 @@ def _unmake(g: GameState, cid: int) -> None:
         del cards[cid:]
 
 
-def copy(g: GameState, env: dict, cards: Any, to: ZoneRef, face: str | None = None) -> None:
+def copy(g: GameState, env: dict, cards: Any, to: ZoneRef, face: str | None = None,
+         as_is: bool = False) -> None:
     """For each card of `cards`, in order, a new card of its definition on top of zone `to`,
     as `create` makes one (its printed properties, abilities and effect; owned by the zone's
     owner, else by `you`; `created` is announced). Nothing else of the card is copied: its
-    states, counters, modifiers, attachments and face stay with it. A full zone refuses the
-    copy (`create_failed`)."""
+    states, counters, modifiers, attachments and face stay with it — unless `as_is`, where
+    the copy also takes the card as it is now: its states (ending when the card's do), its
+    counters and its own modifiers (`+=`, `-=`, `=`, in their order, each with its duration;
+    not those of static abilities, which apply by their own `where`), with no event beyond
+    `created`; the channels they are on are marked and the win/loss rules that read them
+    asked. Never its attachments, nor the cards beneath it. A full zone refuses the copy
+    (`create_failed`)."""
     for cid in vm.as_cards(g, cards):
+        made = len(g.defs)
         create(g, env, g.defs[cid].name, to, face)
+        if as_is and len(g.defs) > made and g.result is None:
+            _as_is(g, cid, made)
+
+
+def _as_is(g: GameState, cid: int, new: int) -> None:
+    """Card `new` (a copy of `cid` just made) takes `cid`'s states, counters and modifiers."""
+    channels: list[str] = []
+    if g.flags[cid]:
+        g.flags[new] = g.flags[cid]
+        for cards in g.expiring.values():
+            if cid in cards:
+                cards.append(new)
+        channels += [f"state:{s.name}" for s in g.game.ruleset.states.values()
+                     if g.flags[cid] >> s.index & 1]
+        g.epoch += 1  # (a state may stop its abilities)
+    for (card, name), n in list(g.counters.items()):
+        if card == cid:
+            g.counters[(new, name)] = n
+            channels.append(f"counter:{name}")
+    own = [m for m in g.mods if m[0] == cid]
+    for m in own:
+        g.clock += 1
+        g.mods.append((new, *m[1:5], g.clock))
+    if own:
+        channels.append("@mods")
+    if channels:
+        g.version += 1
+        for channel in channels:
+            g.marks[channel] = g.version
+        check_end_on(g, *channels)
 
 
 # ---------- a card's condition ----------

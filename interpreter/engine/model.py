@@ -71,6 +71,9 @@ class AbilityDef:
     targets: tuple[TargetDef, ...] = ()  # chosen as it goes on the stack (timing: priority)
     effect: Code = ()  # an activated ability's body without its cost: on a stack, paid before
     left_play: str | None = None  # a triggered ability's own `left_play` (None: the ruleset's)
+    name: str = ""  # the name players read for it (options, words), else its text is shown
+    once: str | None = None  # an activated ability usable once per `turn` or `phase` per card
+    typed_cost: tuple[tuple[str, int], ...] = ()  # (type or "any", how many): typed_costs pays
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,9 @@ class Ruleset:
     raw: dict = field(default_factory=dict)
     timing: str = "windows"  # windows | priority (engine/priority.py)
     phrases: Any = None  # what people read (words/phrases.Phrases), never used by play
+    # `typed_costs`: the cards that pay an ability's typed cost (a function of the card and
+    # its controller) and the property giving each one's type
+    typed_costs: tuple[ExprFn, str] | None = None
 
     @property
     def beneath_zone(self) -> str | None:

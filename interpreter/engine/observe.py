@@ -270,13 +270,15 @@ def label(g: GameState, option: Any, viewer: int | None) -> str:
         text = g.game.ruleset.actions[name].label
         text = text.replace("{card}", card_label(g, card, viewer) if card is not None else "")
         if idx is not None:
-            text += f" [{g.defs[card].abilities[idx].text}]"
+            ability = g.defs[card].abilities[idx]
+            text += f" [{ability.name or ability.text}]"
         return text
     if isinstance(option, tuple) and len(option) == 4:  # a waiting or stacked ability
         cid, idx = option[0], option[1]
         if not visible(g, cid, viewer):  # its text would say what the card is
             return card_label(g, cid, viewer)
-        return f"{card_label(g, cid, viewer)}: {g.defs[cid].abilities[idx].text}" \
+        ability = g.defs[cid].abilities[idx]
+        return f"{card_label(g, cid, viewer)}: {ability.name or ability.text}" \
             + _heard_apart(g, option, viewer)
     if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":  # a target
         return f"P{option[1] + 1}"

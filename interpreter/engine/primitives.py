@@ -521,8 +521,10 @@ PRIMITIVES: dict[str, Primitive] = {
                            "as new objects"),
     "detach": Primitive(kernel.detach, (P("cards", "cards"),),
                         "cards stop being attached to their hosts and stay where they are"),
-    "copy": Primitive(kernel.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None)),
-                      "new cards made from the definitions of cards (not their states or modifiers)"),
+    "copy": Primitive(kernel.copy, (P("cards", "cards"), P("to", "zone"), P("face", "text", None),
+                                    P("as_is", "bool", False)),
+                      "new cards made from the definitions of cards (as_is: with their states, "
+                      "counters and modifiers as they are now)"),
     "swap": Primitive(kernel.swap, (P("a", "cards"), P("b", "cards")),
                       "two cards exchange places (zones and positions)"),
     "put_on": Primitive(kernel.put_on, (P("card", "cards"), P("onto", "cards")),

@@ -214,7 +214,7 @@ class Words:
             name = self.card(g, cid, viewer)
             if not visible(g, cid, viewer):
                 return name
-            return f"{name}: {self.ability(g.defs[cid].abilities[idx].text)}"
+            return f"{name}: {self.ability_name(g.defs[cid].abilities[idx])}"
         if isinstance(option, tuple) and len(option) == 2 and option[0] == "player":
             return self.player(option[1])
         return str(option)
@@ -236,9 +236,13 @@ class Words:
         phrase = self.phrases.get("actions", name, self.lang)
         text = fill(phrase if phrase is not None else self.rs.actions[name].label, {"card": shown})
         if idx is not None and visible(g, card, viewer):
-            text += f"：{self.ability(g.defs[card].abilities[idx].text)}" if self.lang == "ja" \
-                else f": {self.ability(g.defs[card].abilities[idx].text)}"
+            said = self.ability_name(g.defs[card].abilities[idx])
+            text += f"：{said}" if self.lang == "ja" else f": {said}"
         return text
+
+    def ability_name(self, ability: Any) -> str:
+        """An ability as an option names it: its name, else its text in words."""
+        return ability.name or self.ability(ability.text)
 
     def card_texts(self, g: GameState, viewer: int | None) -> dict[str, list[str]]:
         """The abilities in words of every card the viewer can see, by card name."""

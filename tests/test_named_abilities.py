@@ -1,0 +1,54 @@
+"""Named abilities with typed costs (issue 35, item 3): a card's activated ability may carry a
+`name` (shown in options), `once_per` and a `cost` in the ruleset's `typed_costs`. The toy game
+is tests/rulesets/pocket.yaml; its scenarios (tests/scenarios/pocket/) play them on both paths.
+Here: the mistakes a card writer can make in those keys, each at its place."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import tcg_in_process
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = ROOT / "tests" / "rulesets" / "pocket.yaml"
+
+
+def _check(tmp_path: Path, ability: str, ruleset: str | None = None) -> str:
+    rules = tmp_path / "pocket.yaml"
+    if ruleset is None:
+        shutil.copy(RULESET, rules)
+    else:
+        rules.write_text(ruleset, encoding="utf-8")
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("ruleset: pocket\ncards:\n  - name: 試\n    kind: monster\n    abilities:\n"
+                     f"      - {ability}\n", encoding="utf-8")
+    done = tcg_in_process("check", str(rules), str(cards))
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("ability, code", [
+    ('{name: 火, text: "activate: draw(you)", cost: {fier: 1}}', "UNKNOWN-NAME"),
+    ('{name: 火, text: "when moved: draw(you)", once_per: turn}', "TYPE"),
+    ('{name: 火, text: "when moved: draw(you)", cost: {fire: 1}}', "TYPE"),
+    ('{name: 火, text: "activate: draw(you)", once_per: game}', "SCHEMA"),
+    ('{name: 火, text: "activate: draw(you)", cost: {fire: 0}}', "SCHEMA"),
+])
+def test_a_wrong_key_of_a_named_ability_is_reported_at_its_place(tmp_path, ability, code):
+    out = _check(tmp_path, ability)
+    assert "cards.yaml:6:" in out and f"error[{code}]" in out, out
+
+
+def test_a_typed_cost_needs_the_rulesets_typed_costs(tmp_path):
+    text = RULESET.read_text(encoding="utf-8").replace(
+        'typed_costs: {cards: "attached(self)", type: element}\n', "")
+    out = _check(tmp_path, '{name: 火, text: "activate: draw(you)", cost: {fire: 1}}', text)
+    assert "error[NO-TYPED-COSTS]" in out, out
+
+
+def test_typed_costs_must_name_an_enum_property(tmp_path):
+    text = RULESET.read_text(encoding="utf-8").replace("type: element}", "type: elemnt}")
+    out = _check(tmp_path, '{name: 火, text: "activate: draw(you)"}', text)
+    assert "error[UNKNOWN-PROPERTY]" in out and "did you mean 'element'" in out, out
