@@ -75,8 +75,10 @@ def render(report: Report, fmt: str, waivers: bool = False) -> str:
 
 
 def _waiver_text(d: Diagnostic) -> str:
+    from interpreter.words.ui import tr
+
     return (f"{d.path}:{d.line}:{d.col}: waived[{d.code}]: {d.message}\n"
-            f"  = reason: {d.waived}")
+            f"  = {tr('ui.waiver_reason')}: {d.waived}")
 
 
 def _as_dict(d: Diagnostic) -> dict:

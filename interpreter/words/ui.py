@@ -54,6 +54,7 @@ T.update({
     "ui.note": {"en": "note", "ja": "注"},
     "ui.help": {"en": "help", "ja": "ヒント"},
     "ui.rule": {"en": "rule", "ja": "ルール"},
+    "ui.waiver_reason": {"en": "reason", "ja": "理由"},
     # the language server
     "ui.elsewhere": {"en": "this file is checked against files with problems: {header}{more}",
                      "ja": "このファイルは問題のあるファイルと照合されています：{header}{more}"},
