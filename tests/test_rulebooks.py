@@ -99,7 +99,12 @@ def _where(row: dict[str, Any], tree: dict[str, Any], cited: dict[str, str]) -> 
     parts = []
     for path in row.get("where") or []:
         node, ref = tree.get(path), cited.get(path)
-        if path.startswith("forbid.") and isinstance(node, dict):
+        if path.startswith("options.") and path.count(".") == 1 and isinstance(node, dict):
+            choices = ", ".join(f"`{c}`" + (" (default)" if c == node.get("default") else "")
+                                for c in node.get("choices") or {})
+            parts.append(f"option `{path.removeprefix('options.')}`: {choices} "
+                         f"(`--option {path.removeprefix('options.')}=CHOICE`)")
+        elif path.startswith("forbid.") and isinstance(node, dict):
             parts.append(f"`{path}`" + (f" · enforced: {_cell(node['enforced'])}" if node.get("enforced") else
                                         " · query"))
         else:
