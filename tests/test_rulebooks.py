@@ -167,6 +167,18 @@ def test_every_ref_has_a_row(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_option_has_its_ruling(game):
+    """An option is a ruling's alternative made choosable: the row saying which reading each
+    choice is must name it (with or without a `ref:`)."""
+    tree = ruleset_tree(game)
+    options = {p for p in tree if p.startswith("options.") and p.count(".") == 1}
+    rows = [r for r in load_book(game)["rows"] if set(r.get("where") or ()) & options]
+    placed = {p for r in rows for p in r["where"]}
+    assert options <= placed, f"docs/rules/{game}.yaml places no row for {sorted(options - placed)}"
+    assert all(r["status"] == "ruling" for r in rows), "an option's row is a ruling"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_rows_name_what_exists(game):
     tree = ruleset_tree(game)
     problems = []
