@@ -99,7 +99,12 @@ def _where(row: dict[str, Any], tree: dict[str, Any], cited: dict[str, str]) -> 
     parts = []
     for path in row.get("where") or []:
         node, ref = tree.get(path), cited.get(path)
-        if path.startswith("forbid.") and isinstance(node, dict):
+        if path.startswith("options.") and path.count(".") == 1 and isinstance(node, dict):
+            choices = ", ".join(f"`{c}`" + (" (default)" if c == node.get("default") else "")
+                                for c in node.get("choices") or {})
+            parts.append(f"option `{path.removeprefix('options.')}`: {choices} "
+                         f"(`--option {path.removeprefix('options.')}=CHOICE`)")
+        elif path.startswith("forbid.") and isinstance(node, dict):
             parts.append(f"`{path}`" + (f" · enforced: {_cell(node['enforced'])}" if node.get("enforced") else
                                         " · query"))
         else:
@@ -159,6 +164,18 @@ def test_every_ref_has_a_row(game):
     missing = sorted(set(refs(tree)) - placed)
     assert not missing, (f"rulesets/{game}.yaml: these keys cite the seed but "
                          f"docs/rules/{game}.yaml has no row: {missing}")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_has_its_ruling(game):
+    """An option is a ruling's alternative made choosable: the row saying which reading each
+    choice is must name it (with or without a `ref:`)."""
+    tree = ruleset_tree(game)
+    options = {p for p in tree if p.startswith("options.") and p.count(".") == 1}
+    rows = [r for r in load_book(game)["rows"] if set(r.get("where") or ()) & options]
+    placed = {p for r in rows for p in r["where"]}
+    assert options <= placed, f"docs/rules/{game}.yaml places no row for {sorted(options - placed)}"
+    assert all(r["status"] == "ruling" for r in rows), "an option's row is a ruling"
 
 
 @pytest.mark.parametrize("game", GAMES)

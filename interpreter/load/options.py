@@ -33,16 +33,6 @@ def declared(raw: Any) -> dict[str, dict]:
     return options if isinstance(options, dict) else {}
 
 
-def describe(raw: Any) -> str:
-    """One line per option: its choices, the default first marked."""
-    lines = []
-    for name, spec in declared(raw).items():
-        choices = ", ".join(f"{c} (default)" if c == spec.get("default") else str(c)
-                            for c in spec.get("choices") or {})
-        lines.append(f"{name}: {choices}")
-    return "\n".join(lines)
-
-
 def normalize(raw: Any, chosen: Mapping[str, str], where: str = "") -> Chosen:
     """The choices that differ from the defaults, checked against the ruleset's options.
     Raises TcgError naming the option or choice that does not exist."""
