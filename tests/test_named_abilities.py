@@ -52,3 +52,37 @@ def test_typed_costs_must_name_an_enum_property(tmp_path):
     text = RULESET.read_text(encoding="utf-8").replace("type: element}", "type: elemnt}")
     out = _check(tmp_path, '{name: 火, text: "activate: draw(you)"}', text)
     assert "error[UNKNOWN-PROPERTY]" in out and "did you mean 'element'" in out, out
+
+
+def _state(zones: dict):
+    from interpreter.run.loading import load_game
+    from interpreter.run.scenario import build_state
+
+    game = load_game(str(RULESET))
+    return game, build_state(game, {"phase": "main", "zones": {"deck@P2": ["ゼニガメ"], **zones}}, 0)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_an_option_and_a_card_panel_name_the_ability_never_its_code(lang):
+    from interpreter.words.speak import Words
+
+    game, g = _state({"active@P1": ["ゼニガメ"]})
+    words = Words(game, lang)
+    said = [words.option(g, o, 0) for o in g.decision.options]
+    assert any("からにこもる" in s for s in said), said
+    assert not any("change(" in s for s in said), said
+    panel = words.card_texts(g, 0)["ゼニガメ"]
+    assert panel[0].startswith("からにこもる"), panel
+    assert "change(" not in panel[0], panel
+
+
+def test_the_observation_lists_ability_names_and_the_card_a_card_is_beneath():
+    from interpreter.engine.observe import observation
+
+    _game, g = _state({"active@P1": ["ヒトカゲ"], "hand@P1": ["リザード"], "bench@P1": ["ゼニガメ"]})
+    g.apply(next(i for i, a in enumerate(g.legal_actions()) if "evolve" in a.label))
+    zones = observation(g, 0)["zones"]
+    top, = zones["active@P1"]
+    under, = zones["stacked@P1"]
+    assert (top["name"], under["name"], under["beneath"]) == ("リザード", "ヒトカゲ", top["id"])
+    assert zones["bench@P1"][0]["ability_names"] == ["からにこもる"]

@@ -299,12 +299,16 @@ def put_on(g: GameState, env: dict, card: Any, onto: Any) -> None:
 
 
 def _holder(g: GameState, top: int) -> ZoneRef:
-    """The zone that holds the cards beneath `top`: the ruleset's `beneath` zone, its owner's."""
+    """The zone that holds the cards beneath `top`: the ruleset's `beneath` zone, its owner's
+    (a pool's card, owned by no player: its zone's player's, else the first player's)."""
     name = g.game.ruleset.beneath_zone
     if name is None:
         raise TcgError("put_on: no zone holds the cards beneath others "
                        "(give one zone `beneath: true`)")
-    return ZoneRef(name, -1 if g.game.ruleset.zones[name].shared else g.owner[top])
+    if g.game.ruleset.zones[name].shared:
+        return ZoneRef(name, -1)
+    owner = g.owner[top]
+    return ZoneRef(name, owner if owner is not None else max(g.zone_of[top].owner, 0))
 
 
 def carry(g: GameState, top: int, below: tuple[int, ...], to: ZoneRef, up: bool,

@@ -69,11 +69,16 @@ def card_view(g: GameState, cid: int, viewer: int | None) -> dict:
     host = g.host.get(cid)
     if host is not None:  # (a hidden host is named as hidden, like any card)
         view["attached_to"] = host if visible(g, host, viewer) else None
+    top = g.under.get(cid) if g.under else None
+    if top is not None:  # a card beneath others: the top of its stack (put_on)
+        view["beneath"] = top if visible(g, top, viewer) else None
     if d.text:
         view["text"] = d.text  # printed, for people to read
     texts = [a.text for a in d.abilities if a.text]
     if texts:
         view["abilities"] = texts
+    if any(a.name for a in d.abilities):  # the abilities' names, as options show them
+        view["ability_names"] = [a.name for a in d.abilities]
     return view
 
 

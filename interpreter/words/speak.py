@@ -244,12 +244,19 @@ class Words:
         """An ability as an option names it: its name, else its text in words."""
         return ability.name or self.ability(ability.text)
 
+    def named(self, ability: Any) -> str:
+        """An ability in words, after its name when it has one (a card's panel lists them)."""
+        said = self.ability(ability.text)
+        if not ability.name:
+            return said
+        return f"{ability.name}：{said}" if self.lang == "ja" else f"{ability.name}: {said}"
+
     def card_texts(self, g: GameState, viewer: int | None) -> dict[str, list[str]]:
         """The abilities in words of every card the viewer can see, by card name."""
         out: dict[str, list[str]] = {}
         for cid, d in enumerate(g.defs):
             if d.name not in out and d.abilities and visible(g, cid, viewer):
-                out[d.name] = [self.ability(a.text) for a in d.abilities if a.text]
+                out[d.name] = [self.named(a) for a in d.abilities if a.text]
         return out
 
     def names(self, g: GameState) -> dict[str, str]:
