@@ -85,6 +85,7 @@ class TargetDef:
     as_player: str = ""
     abilities: ExprFn | None = None
     up_to: int = 0  # up to this many different cards (0: exactly one card or player)
+    divide: int = 0  # an up_to target's amount, divided among its cards as it is chosen
 
 
 @dataclass(frozen=True)

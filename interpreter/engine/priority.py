@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import triggers, vm
+from interpreter.engine import picks, triggers, vm
 from interpreter.engine.actions import DECLINE, start_action, window_of
 from interpreter.engine.instructions import DONE, Instr
 from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
@@ -147,6 +147,9 @@ class ChooseTargets(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
+        if SHARES in env:
+            divide(g, env)
+            return
         card = env["card"]
         tds = () if card is None else declared(g, card, ability_index(env))
         chosen = env.get("#targets", ())
@@ -183,6 +186,9 @@ class ChooseTargets(Instr):
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         env = f.env
+        if SHARES in env:  # (a share of a divided amount: then run asks for the next)
+            env[SHARES] = (*env[SHARES], option.value)
+            return
         td = declared(g, env["card"], ability_index(env))[len(env.get("#targets", ()))]
         if td.up_to and option == DONE:
             hold_picked(g, env, td)
@@ -200,6 +206,45 @@ def hold_picked(g: GameState, env: dict, td: TargetDef) -> None:
     picked = env.pop(PICKED, ())
     env["#targets"] = (*env.get("#targets", ()),
                        (td.name, picked, tuple(g.stamp[c] for c in picked)))
+    if td.divide and picked:
+        env[SHARES] = ()
+        env[DIVIDING] = (td.divide, picked)
+
+
+SHARES, DIVIDING = "#shares", "#dividing"  # (a division being chosen: shares so far, of what)
+DIVISION = "#division"  # (the names a spell keeps: each divided card's share, for `divided`)
+
+
+def divide(g: GameState, env: dict) -> None:
+    """The caster divides an amount among the cards of an `up_to` target just chosen (601.2d):
+    at least 1 each, card by card, the last taking what is left (nothing asked when only one
+    share is possible)."""
+    amount, cards = env[DIVIDING]
+    shares = env[SHARES]
+    left = amount - sum(shares)
+    if len(shares) == len(cards) - 1:  # (the last card: the rest)
+        del env[SHARES], env[DIVIDING]
+        env[DIVISION] = (*env.get(DIVISION, ()), *zip(cards, (*shares, left), strict=True))
+        return
+    options = picks.numbers(1, left - (len(cards) - len(shares) - 1))
+    if len(options) == 1:
+        env[SHARES] = (*shares, options[0].value)
+        return
+    vm.ask(g, env["player"], "number", options,
+           f"{g.defs[env['card']].name}: how much of {amount} to "
+           f"{g.game.show(g, 'card', cards[len(shares)])}?")
+
+
+def divided(g: GameState, env: dict, value: Any) -> int:
+    """The share of the resolving spell's divided amount its caster gave the (first) card
+    (0: none); looked up down the frames, as a verb called from the effect has its own env."""
+    found = vm.as_cards(g, value)
+    if not found:
+        return 0
+    division = env.get(DIVISION)
+    if division is None:
+        division = next((f.env[DIVISION] for f in reversed(g.frames) if DIVISION in f.env), ())
+    return next((n for c, n in division if c == found[0]), 0)
 
 
 def ability_index(env: dict) -> int | None:
@@ -319,8 +364,10 @@ class PutOnStack(Instr):
                 return
         f.pc += 1
         kind = "spell" if idx is None else "ability"
-        push_object(g, (kind, card, player,
-                        (self.action, idx, env.get("#targets", ()), env.pop(KEPT, ()))))
+        names = env.pop(KEPT, ())
+        if DIVISION in env:  # (each divided card's share, for the effect's `divided`)
+            names = (*names, (DIVISION, env.pop(DIVISION)))
+        push_object(g, (kind, card, player, (self.action, idx, env.get("#targets", ()), names)))
 
 
 KEPT = "#kept"  # (in an action's env: the variables its ability's cost chose)

@@ -48,6 +48,7 @@ T = {
     "playable": {"en": "{a} can be used", "ja": "{a}が使える"},
     "attached": {"en": "the cards attached to {a}", "ja": "{a}に付いているカード"},
     "linked": {"en": "the cards linked to {a}", "ja": "{a}に結び付いたカード"},
+    "divided": {"en": "the share given to {a}", "ja": "{a}に割り振った数"},
     "union": {"en": "{a}", "ja": "{a}"},
     "random": {"en": "a random number from 1 to {a}", "ja": "1から{a}までのランダムな数"},
     "left": {"en": "the card left of {a}", "ja": "{a}の左のカード"},
