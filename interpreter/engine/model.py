@@ -105,6 +105,17 @@ class CardDef:
     # the names its texts `create`; None: some name is known only when the effect runs
     creates: frozenset[str] | None = frozenset()
     targets: tuple[TargetDef, ...] = ()  # chosen when its spell goes on the stack (priority)
+    modes: tuple[ModeDef, ...] = ()  # a modal spell's modes (chosen as it is cast)
+    mode_count: int = 1  # how many of its modes are chosen
+
+
+@dataclass(frozen=True)
+class ModeDef:
+    """A mode of a modal spell: its label, its own targets and its effect."""
+
+    label: str
+    targets: tuple[TargetDef, ...]
+    effect: Code
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:

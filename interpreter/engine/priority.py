@@ -122,8 +122,18 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     name, card, idx = option
     if card is None or not g.game.ruleset.actions[name].stack:
         return True
+    d = g.defs[card]
+    if idx is None and d.modes:  # (a modal spell: enough modes whose targets can be chosen)
+        legal = sum(all_targetable(g, m.targets, card, who) for m in d.modes)
+        return legal >= d.mode_count and all_targetable(g, d.targets, card, who)
+    return all_targetable(g, declared(g, card, idx), card, who)
+
+
+def all_targetable(g: GameState, tds: tuple[TargetDef, ...], card: int, who: int) -> bool:
+    """Each of these targets has a legal choice (each tried with the first legal choice of
+    those before it), or may be none (`up_to`)."""
     bound: dict = {}
-    for td in declared(g, card, idx):
+    for td in tds:
         options = candidates(g, td, card, who, bound)
         if not options and not td.up_to:  # (up to N: none at all is a choice)
             return False
@@ -131,10 +141,15 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     return True
 
 
-def declared(g: GameState, card: int, idx: int | None) -> tuple[TargetDef, ...]:
-    """The targets an object declares: its card's spell's (`idx` None), or its ability's."""
+def declared(g: GameState, card: int, idx: int | None,
+             modes: tuple[int, ...] = ()) -> tuple[TargetDef, ...]:
+    """The targets an object declares: its card's spell's (`idx` None), with those of the
+    modes chosen (a modal spell's), or its ability's."""
     d = g.defs[card]
-    return d.targets if idx is None else d.abilities[idx].targets
+    if idx is not None:
+        return d.abilities[idx].targets
+    return d.targets + tuple(t for i in modes for t in d.modes[i].targets) if modes \
+        else d.targets
 
 
 # ---------- putting objects on the stack ----------
@@ -151,7 +166,10 @@ class ChooseTargets(Instr):
             divide(g, env)
             return
         card = env["card"]
-        tds = () if card is None else declared(g, card, ability_index(env))
+        if choosing_modes(g, env):
+            choose_modes(g, env)
+            return
+        tds = () if card is None else declared(g, card, ability_index(env), env.get(MODES, ()))
         chosen = env.get("#targets", ())
         if len(chosen) == len(tds):
             f.pc += 1
@@ -189,7 +207,11 @@ class ChooseTargets(Instr):
         if SHARES in env:  # (a share of a divided amount: then run asks for the next)
             env[SHARES] = (*env[SHARES], option.value)
             return
-        td = declared(g, env["card"], ability_index(env))[len(env.get("#targets", ()))]
+        if choosing_modes(g, env):  # (a mode: then run asks for the next, or the targets)
+            env[PICKED_MODES] = (*env.get(PICKED_MODES, ()), option.value)
+            return
+        td = declared(g, env["card"], ability_index(env),
+                      env.get(MODES, ()))[len(env.get("#targets", ()))]
         if td.up_to and option == DONE:
             hold_picked(g, env, td)
         elif td.up_to:
@@ -199,6 +221,34 @@ class ChooseTargets(Instr):
 
 
 PICKED = "#picked"  # (in an action's env: the cards an `up_to` target has so far)
+MODES, PICKED_MODES = "#modes", "#picked-modes"  # (a modal spell's modes: chosen, so far)
+
+
+def choosing_modes(g: GameState, env: dict) -> bool:
+    card = env["card"]
+    return card is not None and "ability" not in env and bool(g.defs[card].modes) \
+        and MODES not in env
+
+
+def choose_modes(g: GameState, env: dict) -> None:
+    """A modal spell's modes are chosen first, one at a time (601.2b): each a mode not yet
+    chosen whose targets can all be chosen; nothing asked when one is left. Then the targets
+    of the modes chosen, in printed order."""
+    d = g.defs[env["card"]]
+    picked = env.get(PICKED_MODES, ())
+    if len(picked) < d.mode_count:
+        options = tuple(picks.Pick(i, m.label) for i, m in enumerate(d.modes)
+                        if i not in picked and all_targetable(g, m.targets, env["card"],
+                                                               env["player"]))
+        if len(options) > 1:
+            vm.ask(g, env["player"], "choose", options,
+                   f"{d.name}: choose a mode ({len(picked) + 1} of {d.mode_count})")
+            return
+        if options:
+            env[PICKED_MODES] = (*picked, options[0].value)
+            return
+    env.pop(PICKED_MODES, None)
+    env[MODES] = tuple(sorted(picked))
 
 
 def hold_picked(g: GameState, env: dict, td: TargetDef) -> None:
@@ -230,7 +280,7 @@ def divide(g: GameState, env: dict) -> None:
     if len(options) == 1:
         env[SHARES] = (*shares, options[0].value)
         return
-    vm.ask(g, env["player"], "number", options,
+    vm.ask(g, env["player"], "choose", options,
            f"{g.defs[env['card']].name}: how much of {amount} to "
            f"{g.game.show(g, 'card', cards[len(shares)])}?")
 
@@ -367,6 +417,8 @@ class PutOnStack(Instr):
         names = env.pop(KEPT, ())
         if DIVISION in env:  # (each divided card's share, for the effect's `divided`)
             names = (*names, (DIVISION, env.pop(DIVISION)))
+        if MODES in env:  # (a modal spell: the modes chosen, which resolve)
+            names = (*names, (MODES, env.pop(MODES)))
         push_object(g, (kind, card, player, (self.action, idx, env.get("#targets", ()), names)))
 
 
@@ -457,7 +509,8 @@ def resolve_top(g: GameState) -> None:
         return
     name, idx, targets, names = data
     adef: ActionDef = g.game.ruleset.actions[name]
-    bound = still_legal(g, declared(g, card, idx), card, controller, targets, {})
+    modes = dict(names).get(MODES, ())
+    bound = still_legal(g, declared(g, card, idx, modes), card, controller, targets, {})
     action = vm.effect_env(g, None, controller)
     action.update(player=controller, card=card)
     if any(v is not None and v != () for _name, v, _stamp in targets) \
@@ -470,6 +523,8 @@ def resolve_top(g: GameState) -> None:
     env = vm.effect_env(g, card, controller)
     env.update(names)
     env.update(bound)
+    for i in reversed(modes):  # (a modal spell: each mode chosen, in printed order, after
+        g.frames.append(Frame(g.defs[card].modes[i].effect, dict(env), "block"))  # its effect)
     g.frames.append(Frame(body, env, "block"))  # (its end is the resolve code's, below)
 
 
