@@ -39,7 +39,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "abs": (("number",), "number"), "other": (("player",), "player"),
     "total": (("cards",), "number"), "playable": (("cards",), "bool"),
     "attached": (("cards",), "cards"), "beneath": (("cards",), "cards"),
-    "random": (("number",), "number"), "linked": (("cards",), "cards"),
+    "random": (("number",), "number"), "linked": (("cards",), "cards"), "divided": (("cards",), "number"),
     "heads": (("number",), "number"), "random_card": (("cards",), "cards"),
     "union": (("cards",) * 9, "cards"),
     "left": (("cards",), "cards"), "right": (("cards",), "cards"), "adjacent": (("cards",), "cards"),

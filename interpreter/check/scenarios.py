@@ -213,7 +213,9 @@ def _value_labels(game: Game) -> list[str]:
     out += [f"P{p + 1}" for p in range(rules.players)]
     codes = [*(v.body for v in rules.verbs.values()), *(a.body for a in rules.actions.values())]
     for d in game.cards.values():
-        codes += [d.effect, *(a.body for a in d.abilities), *(a.cost for a in d.abilities)]
+        codes += [d.effect, *(a.body for a in d.abilities), *(a.cost for a in d.abilities),
+                  *(m.effect for m in d.modes)]
+        out += [m.label for m in d.modes]  # (a modal spell's modes, chosen as it is cast)
     return out + [str(m) for code in codes for i in code if isinstance(i, ChooseMode)
                   for m in i.modes]
 

@@ -9,7 +9,7 @@ from interpreter.compile.ruleset import RulesetBuilder
 from interpreter.compile.targets import target_defs, target_scope
 from interpreter.compile.texts import get_at
 from interpreter.diagnostics import did_you_mean, number_hint
-from interpreter.engine.model import AbilityDef, CardDef, ExprFn, printed_values
+from interpreter.engine.model import AbilityDef, CardDef, ExprFn, ModeDef, printed_values
 from interpreter.lang import ast as A
 from interpreter.lang.visit import Dispatch, Walker
 from interpreter.load.yamlpos import Doc
@@ -61,7 +61,7 @@ class CardBuilder(Walker):
         """The card (or token) described at `at`."""
         props = {k: v for k, v in card.items()
                  if k not in ("name", "text", "abilities", "effect", "condition", "waivers",
-                              "targeting")}
+                              "targeting", "modes")}
         self._check_props(at, props)
         c = self.rb.compiler
         pool_modified, c.modified = c.modified, set()  # (noted for this card alone)
@@ -91,13 +91,35 @@ class CardBuilder(Walker):
         if card.get("condition"):
             tree = self.texts.read((*at, "condition"), "cond")
             condition = None if tree is None else self.rb.compiler.exprs.compile(tree)
+        modes = self._modes(at, name, card.get("modes") or {})
         cid = self.next_id
         self.next_id += 1
         return CardDef(cid, name, props, tuple(abilities), effect, condition,
                        modifies=frozenset(self.rb.compiler.modified),
                        printed=printed_values(props, self.rb._properties().values()),
                        text=str(card.get("text") or ""),
-                       targets=self._targets(at, card))
+                       targets=self._targets(at, card), modes=modes,
+                       mode_count=int((card.get("modes") or {}).get("choose") or 1))
+
+    def _modes(self, at: tuple, name: str, spec: dict) -> tuple[ModeDef, ...]:
+        """A modal spell's modes, each with its targets and its effect (compiled with their
+        names); chosen as it goes on the stack, so only under `timing: priority`."""
+        if spec and self.rb.raw.get("timing") != "priority":
+            self.rb.diags.append(self.doc.key_diag(
+                (*at, "modes"), "TARGET", "modes are chosen as a spell goes on the stack, and "
+                "this ruleset has none (its `timing` is not `priority`)",
+                "add `timing: priority`, or choose in the effect (`choose one {...} or {...}`)"))
+            return ()
+        if spec and int(spec.get("choose") or 1) > len(spec.get("of") or ()):
+            self.rb.diags.append(self.doc.key_diag(
+                (*at, "modes", "choose"), "TARGET", "more modes to choose than the spell has",
+                "choose at most as many as `of` lists"))
+        out = []
+        for i, mode in enumerate(spec.get("of") or ()):
+            place = (*at, "modes", "of", i)
+            out.append(ModeDef(str(mode.get("label", "")), self._targets(place, mode),
+                               self._effect((*place, "effect"), name, target_scope(mode))))
+        return tuple(out)
 
     def _effect(self, at: tuple, card: str, scope: dict[str, str]) -> tuple:
         """The card's own effect (`run(card)`), compiled with the ruleset's names and `scope`'s

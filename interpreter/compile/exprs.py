@@ -27,6 +27,7 @@ from interpreter.engine import actions, chance, kernel, limits, repetition, trig
 from interpreter.engine.linked import linked
 from interpreter.engine.model import ActionDef, CardDef
 from interpreter.engine.primitives import Param
+from interpreter.engine.priority import divided
 from interpreter.engine.state import CARD_ATTR_SOURCE, STATICS_PENDING, GameState, ZoneRef
 from interpreter.lang import ast as A
 from interpreter.lang.visit import Dispatch, Walker
@@ -321,7 +322,7 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_beneath": _beneath, "_linked": linked,
+    "_beneath": _beneath, "_linked": linked, "_divided": divided,
     "_random": _random, "_heads": _heads, "_random_card": _random_card,
     "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
@@ -1211,6 +1212,7 @@ _FUNCTIONS: dict[str, Callable[[list[str]], str]] = {
     "attached": lambda a: f"_attached(g, {a[0]})",
     "beneath": lambda a: f"_beneath(g, {a[0]})",
     "linked": lambda a: f"_linked(g, {a[0]})",
+    "divided": lambda a: f"_divided(g, env, {a[0]})",
     "random": lambda a: f"_random(g, {a[0]})",
     "heads": lambda a: f"_heads(g, {a[0]})",
     "random_card": lambda a: f"_random_card(g, {a[0]})",

@@ -21,6 +21,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
     "attached": (1, 1, "the cards attached to a card, oldest first"),
     "beneath": (1, 1, "the cards beneath a card (a stack: put_on), the nearest first"),
+    "divided": (1, 1, "the share of the resolving spell's divided amount given to a card (0: none)"),
     "linked": (1, 1, "the cards `link` linked to a card, while they are the same objects"),
     "union": (1, 9, "the cards of all the arguments, in order, each once: union(main(you), sub(you))"),
     "random": (1, 1, "a whole number from 1 to n, drawn from the match's RNG (a die, a coin toss)"),

@@ -82,7 +82,7 @@ class Reads(Walker):
     @_expr.on(A.Call)
     def _call(self, n: A.Call, in_filter: bool) -> set[str]:
         if n.name in ("playable", "random", "heads", "random_card", "stack_size", "can_enter",
-                      "linked"):
+                      "linked", "divided"):
             raise _Untracked  # a card's own condition; the match's RNG; the stack; a zone's rules
         if n.name == "total":
             prop = n.args[1].value

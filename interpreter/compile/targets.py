@@ -24,6 +24,13 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
         players = texts.read((*place, "players"), "cond", {**earlier, "player": "player"}) \
             if spec.get("players") else None
         up_to = spec.get("up_to") or 0
+        divide = spec.get("divide") or 0
+        if divide and not up_to:
+            texts.diags.append(texts.doc.diag(
+                (*place, "divide"), "TARGET",
+                f"target {spec.get('name')!r}: `divide` shares an amount among `up_to` cards",
+                "give it `up_to: N` too"))
+            continue
         if up_to and (players is not None or cards is None):
             texts.diags.append(texts.doc.diag(
                 (*place, "up_to"), "TARGET",
@@ -41,7 +48,8 @@ def target_defs(texts: TextReader, at: tuple, card: dict) -> tuple[TargetDef, ..
                              None if cards is None else compile_expr(cards),
                              None if players is None else compile_expr(players),
                              str(spec.get("prompt", "")),
-                             str(spec.get("as_player") or spec["name"]), up_to=up_to))
+                             str(spec.get("as_player") or spec["name"]), up_to=up_to,
+                             divide=min(divide, 1000)))
     return tuple(out)
 
 

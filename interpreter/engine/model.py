@@ -95,6 +95,7 @@ class TargetDef:
     as_player: str = ""
     abilities: ExprFn | None = None
     up_to: int = 0  # up to this many different cards (0: exactly one card or player)
+    divide: int = 0  # an up_to target's amount, divided among its cards as it is chosen
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,17 @@ class CardDef:
     # the names its texts `create`; None: some name is known only when the effect runs
     creates: frozenset[str] | None = frozenset()
     targets: tuple[TargetDef, ...] = ()  # chosen when its spell goes on the stack (priority)
+    modes: tuple[ModeDef, ...] = ()  # a modal spell's modes (chosen as it is cast)
+    mode_count: int = 1  # how many of its modes are chosen
+
+
+@dataclass(frozen=True)
+class ModeDef:
+    """A mode of a modal spell: its label, its own targets and its effect."""
+
+    label: str
+    targets: tuple[TargetDef, ...]
+    effect: Code
 
 
 def printed_values(props: dict[str, Any], pdefs: Iterable[PropDef]) -> tuple[Any, ...]:

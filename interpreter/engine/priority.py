@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine import triggers, vm
+from interpreter.engine import picks, triggers, vm
 from interpreter.engine.actions import DECLINE, start_action, window_of
 from interpreter.engine.instructions import DONE, Instr
 from interpreter.engine.model import ActionDef, PhaseDef, TargetDef
@@ -122,8 +122,18 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     name, card, idx = option
     if card is None or not g.game.ruleset.actions[name].stack:
         return True
+    d = g.defs[card]
+    if idx is None and d.modes:  # (a modal spell: enough modes whose targets can be chosen)
+        legal = sum(all_targetable(g, m.targets, card, who) for m in d.modes)
+        return legal >= d.mode_count and all_targetable(g, d.targets, card, who)
+    return all_targetable(g, declared(g, card, idx), card, who)
+
+
+def all_targetable(g: GameState, tds: tuple[TargetDef, ...], card: int, who: int) -> bool:
+    """Each of these targets has a legal choice (each tried with the first legal choice of
+    those before it), or may be none (`up_to`)."""
     bound: dict = {}
-    for td in declared(g, card, idx):
+    for td in tds:
         options = candidates(g, td, card, who, bound)
         if not options and not td.up_to:  # (up to N: none at all is a choice)
             return False
@@ -131,10 +141,15 @@ def targetable(g: GameState, option: tuple, who: int) -> bool:
     return True
 
 
-def declared(g: GameState, card: int, idx: int | None) -> tuple[TargetDef, ...]:
-    """The targets an object declares: its card's spell's (`idx` None), or its ability's."""
+def declared(g: GameState, card: int, idx: int | None,
+             modes: tuple[int, ...] = ()) -> tuple[TargetDef, ...]:
+    """The targets an object declares: its card's spell's (`idx` None), with those of the
+    modes chosen (a modal spell's), or its ability's."""
     d = g.defs[card]
-    return d.targets if idx is None else d.abilities[idx].targets
+    if idx is not None:
+        return d.abilities[idx].targets
+    return d.targets + tuple(t for i in modes for t in d.modes[i].targets) if modes \
+        else d.targets
 
 
 # ---------- putting objects on the stack ----------
@@ -147,8 +162,14 @@ class ChooseTargets(Instr):
 
     def run(self, g: GameState, f: Frame) -> None:
         env = f.env
+        if SHARES in env:
+            divide(g, env)
+            return
         card = env["card"]
-        tds = () if card is None else declared(g, card, ability_index(env))
+        if choosing_modes(g, env):
+            choose_modes(g, env)
+            return
+        tds = () if card is None else declared(g, card, ability_index(env), env.get(MODES, ()))
         chosen = env.get("#targets", ())
         if len(chosen) == len(tds):
             f.pc += 1
@@ -183,7 +204,14 @@ class ChooseTargets(Instr):
 
     def resume(self, g: GameState, f: Frame, option: Any) -> None:
         env = f.env
-        td = declared(g, env["card"], ability_index(env))[len(env.get("#targets", ()))]
+        if SHARES in env:  # (a share of a divided amount: then run asks for the next)
+            env[SHARES] = (*env[SHARES], option.value)
+            return
+        if choosing_modes(g, env):  # (a mode: then run asks for the next, or the targets)
+            env[PICKED_MODES] = (*env.get(PICKED_MODES, ()), option.value)
+            return
+        td = declared(g, env["card"], ability_index(env),
+                      env.get(MODES, ()))[len(env.get("#targets", ()))]
         if td.up_to and option == DONE:
             hold_picked(g, env, td)
         elif td.up_to:
@@ -193,6 +221,34 @@ class ChooseTargets(Instr):
 
 
 PICKED = "#picked"  # (in an action's env: the cards an `up_to` target has so far)
+MODES, PICKED_MODES = "#modes", "#picked-modes"  # (a modal spell's modes: chosen, so far)
+
+
+def choosing_modes(g: GameState, env: dict) -> bool:
+    card = env["card"]
+    return card is not None and "ability" not in env and bool(g.defs[card].modes) \
+        and MODES not in env
+
+
+def choose_modes(g: GameState, env: dict) -> None:
+    """A modal spell's modes are chosen first, one at a time (601.2b): each a mode not yet
+    chosen whose targets can all be chosen; nothing asked when one is left. Then the targets
+    of the modes chosen, in printed order."""
+    d = g.defs[env["card"]]
+    picked = env.get(PICKED_MODES, ())
+    if len(picked) < d.mode_count:
+        options = tuple(picks.Pick(i, m.label) for i, m in enumerate(d.modes)
+                        if i not in picked and all_targetable(g, m.targets, env["card"],
+                                                               env["player"]))
+        if len(options) > 1:
+            vm.ask(g, env["player"], "choose", options,
+                   f"{d.name}: choose a mode ({len(picked) + 1} of {d.mode_count})")
+            return
+        if options:
+            env[PICKED_MODES] = (*picked, options[0].value)
+            return
+    env.pop(PICKED_MODES, None)
+    env[MODES] = tuple(sorted(picked))
 
 
 def hold_picked(g: GameState, env: dict, td: TargetDef) -> None:
@@ -200,6 +256,45 @@ def hold_picked(g: GameState, env: dict, td: TargetDef) -> None:
     picked = env.pop(PICKED, ())
     env["#targets"] = (*env.get("#targets", ()),
                        (td.name, picked, tuple(g.stamp[c] for c in picked)))
+    if td.divide and picked:
+        env[SHARES] = ()
+        env[DIVIDING] = (td.divide, picked)
+
+
+SHARES, DIVIDING = "#shares", "#dividing"  # (a division being chosen: shares so far, of what)
+DIVISION = "#division"  # (the names a spell keeps: each divided card's share, for `divided`)
+
+
+def divide(g: GameState, env: dict) -> None:
+    """The caster divides an amount among the cards of an `up_to` target just chosen (601.2d):
+    at least 1 each, card by card, the last taking what is left (nothing asked when only one
+    share is possible)."""
+    amount, cards = env[DIVIDING]
+    shares = env[SHARES]
+    left = amount - sum(shares)
+    if len(shares) == len(cards) - 1:  # (the last card: the rest)
+        del env[SHARES], env[DIVIDING]
+        env[DIVISION] = (*env.get(DIVISION, ()), *zip(cards, (*shares, left), strict=True))
+        return
+    options = picks.numbers(1, left - (len(cards) - len(shares) - 1))
+    if len(options) == 1:
+        env[SHARES] = (*shares, options[0].value)
+        return
+    vm.ask(g, env["player"], "choose", options,
+           f"{g.defs[env['card']].name}: how much of {amount} to "
+           f"{g.game.show(g, 'card', cards[len(shares)])}?")
+
+
+def divided(g: GameState, env: dict, value: Any) -> int:
+    """The share of the resolving spell's divided amount its caster gave the (first) card
+    (0: none); looked up down the frames, as a verb called from the effect has its own env."""
+    found = vm.as_cards(g, value)
+    if not found:
+        return 0
+    division = env.get(DIVISION)
+    if division is None:
+        division = next((f.env[DIVISION] for f in reversed(g.frames) if DIVISION in f.env), ())
+    return next((n for c, n in division if c == found[0]), 0)
 
 
 def ability_index(env: dict) -> int | None:
@@ -319,8 +414,12 @@ class PutOnStack(Instr):
                 return
         f.pc += 1
         kind = "spell" if idx is None else "ability"
-        push_object(g, (kind, card, player,
-                        (self.action, idx, env.get("#targets", ()), env.pop(KEPT, ()))))
+        names = env.pop(KEPT, ())
+        if DIVISION in env:  # (each divided card's share, for the effect's `divided`)
+            names = (*names, (DIVISION, env.pop(DIVISION)))
+        if MODES in env:  # (a modal spell: the modes chosen, which resolve)
+            names = (*names, (MODES, env.pop(MODES)))
+        push_object(g, (kind, card, player, (self.action, idx, env.get("#targets", ()), names)))
 
 
 KEPT = "#kept"  # (in an action's env: the variables its ability's cost chose)
@@ -410,7 +509,8 @@ def resolve_top(g: GameState) -> None:
         return
     name, idx, targets, names = data
     adef: ActionDef = g.game.ruleset.actions[name]
-    bound = still_legal(g, declared(g, card, idx), card, controller, targets, {})
+    modes = dict(names).get(MODES, ())
+    bound = still_legal(g, declared(g, card, idx, modes), card, controller, targets, {})
     action = vm.effect_env(g, None, controller)
     action.update(player=controller, card=card)
     if any(v is not None and v != () for _name, v, _stamp in targets) \
@@ -423,6 +523,8 @@ def resolve_top(g: GameState) -> None:
     env = vm.effect_env(g, card, controller)
     env.update(names)
     env.update(bound)
+    for i in reversed(modes):  # (a modal spell: each mode chosen, in printed order, after
+        g.frames.append(Frame(g.defs[card].modes[i].effect, dict(env), "block"))  # its effect)
     g.frames.append(Frame(body, env, "block"))  # (its end is the resolve code's, below)
 
 

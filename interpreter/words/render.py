@@ -95,6 +95,11 @@ class Render(Walker):
             return self.say(name, args=everything)
         if name == "swap":
             return self.say("swap", a=v.get("a", ""), b=v.get("b", ""))
+        if name == "control":  # (its `until` is a duration: "until the end of the turn")
+            return self.say("control_until" if "until" in v else "control",
+                            cards=v.get("cards", ""), player=v.get("player", ""))
+        if name in ("act", "link"):
+            return self.say(name, **v)
         if name in ("move", "shuffle", "set", "change", "assign", "reveal", "look", "win", "lose",
                     "draw_game", "first_turn", "transform", "detach", "copy", "attach",
                     "put_on", "resolve"):
