@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -94,8 +94,10 @@ def render(run, seconds: float, plots: Sequence[Path] = (), out=None) -> None:
     console.print(head, highlight=False)
 
     t = Table(title="outcomes (95% Wilson intervals)", title_justify="left")
-    for col, just in (("", "left"), ("games", "right"), ("rate", "right"), ("95% CI", "right"),
-                      ("as first", "right"), ("as second", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("", "left"), ("games", "right"), ("rate", "right"), ("95% CI", "right"),
+        ("as first", "right"), ("as second", "right"))
+    for col, just in columns:
         t.add_column(col, justify=just)
     for key, d in s["decks"].items():
         t.add_row(f"{key} {d['name']} wins", str(d["win"]["count"]), _pct(d["win"]), _ci(d["win"]),
@@ -197,7 +199,7 @@ def _opt(x: float | None) -> str:
 
 
 def _span(x: float | None, lo: float | None, hi: float | None, sign: str = "") -> str:
-    if x is None:
+    if x is None or lo is None or hi is None:
         return "—"
     return f"{100 * x:{sign}.0f} [{100 * lo:{sign}.0f},{100 * hi:{sign}.0f}]"
 
