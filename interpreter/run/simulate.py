@@ -94,9 +94,9 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
 
 @cache
 def _setup(ruleset: str, decks: tuple[str, str], swaps: tuple[tuple[str, str], ...] = ()):
-    from interpreter.run.ablation import swap_sections
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
+    from interpreter.run.swaps import swap_sections
 
     game = load_game(ruleset)
     sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
