@@ -8,10 +8,16 @@ swapping the cards it cannot see does not change its choice).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from interpreter.engine.observe import LazyLabels, LazyObservation
 from interpreter.engine.state import GameState
+
+
+class ChoosesIn(Protocol):
+    """A search agent: it chooses in the state itself (see above)."""
+
+    def choose_in(self, g: GameState, player: int, labels: LazyLabels) -> int: ...
 
 
 def decide(agent: Any, g: GameState, player: int) -> tuple[int, LazyLabels]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard, Union
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, Union
 
 from interpreter.compile.exprs import Const, Fn, _conjuncts, _Generator, _impure, printed_reads
 from interpreter.engine import instructions as I
@@ -40,7 +40,22 @@ STRAIGHT = Union[A.Call, A.If, A.ForEach, A.Repeat, A.Let, A.Modify, A.Together]
 
 
 if TYPE_CHECKING:
-    from interpreter.compile.stmts import StmtCompiler
+    from interpreter.compile.exprs import ExprCompiler
+    from interpreter.compile.names import Names
+
+
+class StmtOwner(Protocol):
+    """What straight code asks of the statement compiler that owns it (compile/stmts.py's
+    StmtCompiler, which imports this module: the owner is known by what it offers)."""
+
+    names: Names
+    exprs: ExprCompiler
+    words: set[A.Name]
+    inlinable: dict[str, InlineVerb]
+
+    def call_parts(self, s: A.Call) -> tuple[Any, list]: ...
+
+    def modify(self, s: A.Modify) -> I.Modify: ...
 
 _RUNTIME = {"_emit": vm.emit, "_quiet": vm.quiet, "_check_end": vm.check_end}
 
@@ -101,7 +116,7 @@ class PyGen(Walker):
     `sites`: what the run's VM instructions need at a hand-over, in the order the statement
     compiler met them: a loop's env key, or the index following a verb call."""
 
-    def __init__(self, owner: StmtCompiler, sites: list) -> None:
+    def __init__(self, owner: StmtOwner, sites: list) -> None:
         self.owner = owner
         self.sites: Iterator = iter(sites)
         self.gen = _Generator(owner.exprs)

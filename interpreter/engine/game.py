@@ -41,6 +41,7 @@ class Game:
                  creates: frozenset[str] | None = frozenset()) -> None:
         # the reference path: the kernel's functions, no code generated per game (see kernel)
         self.reference = reference
+        self.source = ""  # the ruleset file it was loaded from (run/loading.py)
         self.rules_modify = rules_modify  # properties the ruleset's own code modifies
         self.ruleset = ruleset
         # (see vm.check_end) under `state_checks: priority` asked by engine/priority.py only
@@ -343,7 +344,7 @@ if mods and name in mods:
         return out
 
     # ---------- building a match ----------
-    def new_card(self, g: GameState, d: CardDef, owner: int, zone: ZoneRef) -> int:
+    def new_card(self, g: GameState, d: CardDef, owner: int | None, zone: ZoneRef) -> int:
         return self.new_cards(g, [d], owner, zone)[0]
 
     def new_cards(self, g: GameState, defs: list[CardDef], owner: int | None,

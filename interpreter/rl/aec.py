@@ -30,7 +30,7 @@ class TcgAECEnv(AECEnv):
     does not allow ends the match: the offender gets -1, the others 0, and
     `infos[agent]["illegal_action"]` is True."""
 
-    metadata = {"render_modes": ["ansi"], "name": "tcg_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tcg_v0", "is_parallelizable": False}
 
     def __init__(self, table: Table, render_mode: str | None = None) -> None:
         super().__init__()

@@ -186,9 +186,9 @@ class Layout:
             out[at + 1] = 1
         if card.get("face_down"):
             out[at + 2] = 1
-        name = self.cards.get(card.get("name"))
-        if name is not None:
-            out[at + 3 + name] = 1
+        index = self.cards.get(card.get("name", ""))
+        if index is not None:
+            out[at + 3 + index] = 1
         at += 3 + len(self.cards)
         for i, prop in enumerate(self.numbers):
             value = card.get(prop)
@@ -203,9 +203,9 @@ class Layout:
         counters = card.get("counters")
         if counters:
             for name, value in counters.items():
-                i = self.counter_index.get(name)  # (one the ruleset does not declare: left out)
-                if i is not None:
-                    out[at + i] = clip(value)
+                slot = self.counter_index.get(name)  # (one the ruleset does not declare: left out)
+                if slot is not None:
+                    out[at + slot] = clip(value)
 
     # ---------- actions ----------
     def ids(self, actions: list[Action], positions: dict[int, int]) -> list[int | None]:
@@ -228,7 +228,8 @@ class Layout:
         if kind in ANSWERS:
             return ANSWERS.index(kind)
         cards = a.cards
-        place = positions.get(cards[0]) if len(cards) == 1 else None
+        only = cards[0] if len(cards) == 1 else None  # (None too: a card the player cannot see)
+        place = None if only is None else positions.get(only)
         if kind == "choose":
             return None if place is None else self.choose_base + place
         base = self.action_base.get(kind)

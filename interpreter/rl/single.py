@@ -77,8 +77,7 @@ class TcgEnv(gym.Env):
         """Let the other seats play until the learner decides or the game ends; the learner's
         rewards meanwhile."""
         g, table, total = self.table.state, self.table, 0.0
-        while not g.is_over and g.current_player != self.seat:
-            player = g.current_player
+        while (player := g.current_player) is not None and player != self.seat:
             agent = self._agents[player]
             if callable(agent) and not hasattr(agent, "choose"):
                 rewards = table.play(agent(table.observe(player)))

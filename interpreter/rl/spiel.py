@@ -111,17 +111,19 @@ class TcgState(pyspiel.State):
     def current_player(self) -> int:
         if self.match is None or self.pending is not None:
             return pyspiel.PlayerId.CHANCE
-        g = self.match.g
-        return pyspiel.PlayerId.TERMINAL if g.is_over else g.current_player
+        player = self.match.g.current_player
+        return pyspiel.PlayerId.TERMINAL if player is None else player  # (None: the match is over)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(seed, 1.0 / self.seeds) for seed in range(self.seeds)]
 
     def _legal(self) -> dict[int, Action]:
         match = self.match
+        assert match is not None  # (legal actions are asked after the deal)
         g = match.g
         if match.seen[0] != g.decisions:
             player = g.current_player
+            assert player is not None  # (and before the end: OpenSpiel asks a terminal state none)
             _vector, positions = self.shared.layout.encode(g.observation(player, options=False),
                                                            player)
             actions = list(g.legal_actions())
@@ -175,9 +177,9 @@ class TcgState(pyspiel.State):
         if self.match is None:
             return "before the deal"
         g = self.match.g
-        if g.result is not None:
-            return f"turn {g.turn}: {g.result.reason}"
-        return f"turn {g.turn}, {g.phase or 'no'} phase, P{g.current_player + 1} decides " \
+        if g.result is not None or g.decision is None:
+            return f"turn {g.turn}: {g.result.reason if g.result else 'over'}"
+        return f"turn {g.turn}, {g.phase or 'no'} phase, P{g.decision.player + 1} decides " \
                f"(decision {g.decisions})"
 
 

@@ -28,7 +28,7 @@ def deck_sections(game: Game, decks: Sequence[str | Path | dict] | None) -> list
     from interpreter.run.match import resolve_decks
 
     if decks and all(isinstance(d, dict) for d in decks):
-        return [dict(d) for d in decks]
+        return [dict(d) for d in decks if isinstance(d, dict)]  # (all: the test, narrowed)
     paths = [str(d) for d in decks or ()]
     return [d.sections for d in resolve_decks(game, game.source, paths)]
 
@@ -64,8 +64,19 @@ class Table:
         self.decks = deck_sections(self.game, decks)
         self.layout = Layout(self.game, slots, choices, stack)
         self.turns, self.shaping = turns, shaping
-        self.state: GameState | None = None
+        self._state: GameState | None = None
         self._seen: dict[int, tuple] = {}  # player -> (decisions, observation, ids -> actions)
+
+    @property
+    def state(self) -> GameState:
+        """The match being played (start() begins one)."""
+        if self._state is None:
+            raise RuntimeError("no match yet: call start(seed) first")
+        return self._state
+
+    @state.setter
+    def state(self, g: GameState) -> None:
+        self._state = g
 
     @property
     def players(self) -> int:

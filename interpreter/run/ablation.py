@@ -19,6 +19,7 @@ from pathlib import Path
 from interpreter.diagnostics import TcgError, did_you_mean
 from interpreter.run import outputs
 from interpreter.run.stats import wilson
+from interpreter.run.swaps import swap_sections
 
 ABLATION_JSON, SWAP_DIR = "ablation.json", "swap"
 
@@ -28,15 +29,6 @@ def parse_swap(text: str) -> tuple[str, str]:
     if not sep or not old.strip() or not new.strip():
         raise TcgError(f"--swap wants OLD=NEW (two card names), got {text!r}")
     return old.strip(), new.strip()
-
-
-def swap_sections(sections: dict[str, list[str]], swaps: tuple[tuple[str, str], ...]
-                  ) -> dict[str, list[str]]:
-    """The deck with every copy of each OLD replaced by its NEW, in place (order kept)."""
-    if not swaps:
-        return sections
-    table = dict(swaps)
-    return {section: [table.get(name, name) for name in names] for section, names in sections.items()}
 
 
 def swapped(plan, swaps: list[str], out: Path | None = None, resume: bool = False):

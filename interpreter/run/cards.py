@@ -128,8 +128,12 @@ class _Tally:
 
     def __init__(self, games: list[tuple[bool, dict]]) -> None:
         self.games, self.wins = len(games), sum(won for won, _ in games)
-        self.drawn, self.opening, self.played = Counter(), Counter(), Counter()
-        self.drawn_wins, self.opening_wins, self.played_wins = Counter(), Counter(), Counter()
+        self.drawn: Counter[str] = Counter()
+        self.opening: Counter[str] = Counter()
+        self.played: Counter[str] = Counter()
+        self.drawn_wins: Counter[str] = Counter()
+        self.opening_wins: Counter[str] = Counter()
+        self.played_wins: Counter[str] = Counter()
         self.turns: Counter = Counter()
         for won, s in games:
             self.drawn.update(s["drawn"])

@@ -14,12 +14,13 @@ import stat
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from interpreter.agents.basic import CONCEDE, Concede
 from interpreter.diagnostics import TcgError
 from interpreter.engine.state import GameState
 from interpreter.load import confine, json_text
+from interpreter.run.outputs import TextOut
 
 LOG_VERSION = 1
 MAX_LOG_BYTES = 512_000_000  # a million-decision match logs ~150 MB
@@ -176,20 +177,22 @@ class Script:
 
     def answer(self, g: GameState) -> int:
         step = self.steps.popleft()
-        if step.value == CONCEDE:
+        value, d = step.value, g.decision
+        if value == CONCEDE:
             raise Concede
-        n = len(g.decision.options)
-        if step.value >= n:
-            raise BadDecision(f"{self.path}: line {step.line}: decision {step.value} is not an "
-                              f"option: {n} option{'s' if n != 1 else ''} ({g.decision.prompt})")
-        return step.value
+        assert isinstance(value, int) and d is not None  # (read: a whole number or CONCEDE)
+        n = len(d.options)
+        if value >= n:
+            raise BadDecision(f"{self.path}: line {step.line}: decision {value} is not an "
+                              f"option: {n} option{'s' if n != 1 else ''} ({d.prompt})")
+        return value
 
 
 class Checked:
     """A log being rewritten by --resume: each line must be the one the old log holds (the
     same files, seed and decisions give the same log), until the new one has them all."""
 
-    def __init__(self, out: IO[str], old: list[str], path: str) -> None:
+    def __init__(self, out: TextOut, old: list[str], path: str) -> None:
         self.out, self.old, self.path, self.written = out, old, path, 0
         self.name = out.name
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 from interpreter.agents import Agent, make_agent
 from interpreter.agents.basic import Concede, check_stops, is_human
-from interpreter.agents.protocol import decide
+from interpreter.agents.protocol import ChoosesIn, decide
 from interpreter.check.decks import check_deck
 from interpreter.diagnostics import DiagnosticError, TcgError
 from interpreter.engine import vm
@@ -19,6 +18,7 @@ from interpreter.engine.state import GameState
 from interpreter.load import files
 from interpreter.run import logs, outputs
 from interpreter.run.loading import load_game
+from interpreter.run.outputs import TextOut
 
 
 @dataclass
@@ -46,9 +46,9 @@ def resolve_decks(game: Game, ruleset: str, decks: list[str]) -> list[files.Deck
     return loaded
 
 
-def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
+def play(setup: MatchSetup, out: TextOut | Callable[[], TextOut] | None = None,
          on_event: Callable[[dict], None] | None = None,
-         agents: list[Agent] | None = None,
+         agents: Sequence[Agent | ChoosesIn] | None = None,
          watch: Callable[[GameState], None] | None = None, reference: bool = False) -> GameState:
     """Play to the end. Every log line is written and flushed as it happens; `watch` is
     shown the match's state when it begins (a player's narrator reads what is visible).
@@ -78,9 +78,9 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
         watch(g)
     while True:
         writer.events(g)
-        if g.result is not None:
-            return g
         d = g.decision
+        if g.result is not None or d is None:
+            return g
         try:
             choice, labels = decide(agents[d.player], g, d.player)
         except Concede:
@@ -92,7 +92,7 @@ def play(setup: MatchSetup, out: IO[str] | Callable[[], IO[str]] | None = None,
 
 
 class _Writer:
-    def __init__(self, out: IO[str] | Callable[[], IO[str]] | None,
+    def __init__(self, out: TextOut | Callable[[], TextOut] | None,
                  on_event: Callable[[dict], None] | None) -> None:
         self.out, self.on_event, self.done = out, on_event, 0
 

@@ -55,7 +55,7 @@ class Narrator:
         return text
 
     def _line(self, r: dict) -> str | None:
-        e = r.get("e")
+        e: str = r.get("e") or ""  # (every record but a decision and the header has one)
         seen_before = e == "moved" and self._recorded(r["card"])
         if self.viewer is not None:
             self._follow(r)

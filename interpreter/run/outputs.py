@@ -18,9 +18,22 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from interpreter.diagnostics import TcgError
+
+
+class TextOut(Protocol):
+    """Where a log is written: an open text file, an Output, a log being checked (--resume)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def check_output(path: str | Path, inputs: Iterable[str | Path] = (), option: str = "--log") -> None:

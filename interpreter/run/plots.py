@@ -145,8 +145,9 @@ def matrix(names: list[str], rates: list[list[float | None]], path: Path) -> Pat
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
     for i in range(n):
         for j in range(n):
-            if rates[i][j] is not None:
-                ax.text(j, i, f"{100 * rates[i][j]:.0f}%", ha="center", va="center", fontsize=9)
+            rate = rates[i][j]
+            if rate is not None:
+                ax.text(j, i, f"{100 * rate:.0f}%", ha="center", va="center", fontsize=9)
     ax.set_xticks(range(n), names, rotation=30, ha="right")
     ax.set_yticks(range(n), names)
     ax.set_xlabel("opponent")
@@ -159,7 +160,7 @@ def matrix(names: list[str], rates: list[list[float | None]], path: Path) -> Pat
 def cards(rows: list[dict], deck_rates: dict[str, float], path: Path) -> Path:
     """Per deck, each drawn card's win rate when drawn (GIH WR, its 95% Wilson interval as an
     error bar) against its win rate when not drawn, and the deck's win rate as a line."""
-    decks = {r["deck"]: [] for r in rows}
+    decks: dict[str, list[dict]] = {r["deck"]: [] for r in rows}
     for r in rows:
         if r["gih"] is not None:
             decks[r["deck"]].append(r)

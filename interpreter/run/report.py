@@ -240,7 +240,7 @@ def _opt(x: float | None) -> str:
 
 
 def _span(x: float | None, lo: float | None, hi: float | None, sign: str = "") -> str:
-    if x is None:
+    if x is None or lo is None or hi is None:
         return "—"
     return f"{100 * x:{sign}.0f} [{100 * lo:{sign}.0f},{100 * hi:{sign}.0f}]"
 

@@ -174,6 +174,7 @@ def run_scenario(path: str | Path, reference: bool = False,
         out.diagnostics.append(doc.diag(("state",), "SCENARIO", str(e)))
         return out
     checkpoints = _Checkpoints(doc, g)
+    failed: Diagnostic | None
     try:
         _play_script(g, spec.get("decisions") or [], checkpoints)
     except chance.ChanceMismatch as e:
@@ -265,6 +266,7 @@ def _play_script(g: GameState, decisions: list,
 
 def _decide(g: GameState, at: int, step: Any) -> None:
     d = g.decision
+    assert d is not None  # (asked only before the game's end: _play_script)
     if isinstance(step, dict):
         want = _player(step.get("player", f"P{d.player + 1}"), g.game.ruleset.players)
         if want != d.player:
@@ -307,9 +309,9 @@ def _expectations(g: GameState, expect: dict, since: int = 0) -> list[tuple[tupl
             fails.append((("resources", who), str(e)))
             continue
         for name, value in values.items():
-            got = res.get(name, 0)
-            if got != value:
-                fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {got}"))
+            amount = res.get(name, 0)
+            if amount != value:
+                fails.append((("resources", who, name), f"{who} {name}: expected {value}, got {amount}"))
     log = (g.log or [])[since:]
     fails += _log_expect(log, expect.get("log") or (), expect.get("not_log") or ())
     if "options" in expect:

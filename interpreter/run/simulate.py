@@ -19,7 +19,6 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass, field
 from functools import cache, partial
 from pathlib import Path
-from typing import IO
 
 from interpreter.agents.protocol import decide
 from interpreter.diagnostics import TcgError
@@ -38,8 +37,8 @@ class Plan:
 
     ruleset: str
     decks: tuple[str, str]  # deck A, deck B (resolved paths)
-    names: tuple[str, str]
-    agents: tuple[str, str]  # deck A's agent, deck B's agent
+    names: tuple[str, ...]  # (two)
+    agents: tuple[str, ...]  # (two) deck A's agent, deck B's agent
     seed: int
     games: int
     deck_digest: str = ""  # the decks' contents, so a resume notices an edited deck
@@ -99,9 +98,9 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
 @cache
 def _setup(ruleset: str, decks: tuple[str, str], swaps: tuple[tuple[str, str], ...] = (),
            options: tuple[tuple[str, str], ...] = ()):
-    from interpreter.run.ablation import swap_sections
     from interpreter.run.loading import load_game
     from interpreter.run.match import resolve_decks
+    from interpreter.run.swaps import swap_sections
 
     game = load_game(ruleset, chosen=options)
     sections = dict(zip(KEYS, (d.sections for d in resolve_decks(game, ruleset, list(decks))), strict=True))
@@ -115,7 +114,8 @@ class LeadTracker:
     not computed again while nothing the heuristic reads changed (Game.score_reads)."""
 
     def __init__(self, game) -> None:
-        self.score, self.reads, self.leader, self.changes = game.score, game.score_reads, None, 0
+        self.leader: int | None = None
+        self.score, self.reads, self.changes = game.score, game.score_reads, 0
         self.at = -1  # the state's version at the last look
 
     def look(self, state) -> None:
@@ -130,7 +130,7 @@ class LeadTracker:
         self.leader = now
 
 
-def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
+def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, ...], base_seed: int,
                index: int, turns: int | None = None, swaps: tuple = (), cards: bool = True,
                options: tuple = ()) -> dict:
     """Play match `index` to the end; an exception becomes an error record, never a crash.
@@ -174,7 +174,7 @@ def play_match(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], ba
     return record
 
 
-def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, str], base_seed: int,
+def run_chunk(ruleset: str, decks: tuple[str, str], agents: tuple[str, ...], base_seed: int,
               indexes: list[int], turns: int | None = None, swaps: tuple = (),
               options: tuple = ()) -> list[dict]:
     return [play_match(ruleset, decks, agents, base_seed, i, turns, swaps, options=options)
@@ -241,7 +241,7 @@ def _plan_doc(plan: Plan) -> dict:
     return json.loads(json.dumps(doc))  # tuples as lists, as they read back
 
 
-def _open_out(out: Path | None, plan: Plan, resume: bool) -> tuple[IO[str] | None, dict[int, dict]]:
+def _open_out(out: Path | None, plan: Plan, resume: bool) -> tuple[outputs.Lock | None, dict[int, dict]]:
     """Lock OUT for this run, and the matches an earlier run of the same plan left there."""
     if out is None:
         return None, {}

@@ -13,6 +13,7 @@ import math
 import re
 import statistics
 from collections import Counter
+from typing import Any
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 TIMEOUTS = ("turn_limit", "loop_limit")
@@ -47,7 +48,7 @@ def spread(values: list[float], bins: int = 10) -> dict:
     if not values:
         return {"n": 0}
     lo, hi = min(values), max(values)
-    out = {"n": len(values), "mean": statistics.fmean(values),
+    out: dict[str, Any] = {"n": len(values), "mean": statistics.fmean(values),
            "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
            "min": lo, "median": statistics.median(values), "max": hi}
     width = max(1, math.ceil((hi - lo + 1) / bins))
