@@ -52,3 +52,15 @@ def test_typed_costs_must_name_an_enum_property(tmp_path):
     text = RULESET.read_text(encoding="utf-8").replace("type: element}", "type: elemnt}")
     out = _check(tmp_path, '{name: 火, text: "activate: draw(you)"}', text)
     assert "error[UNKNOWN-PROPERTY]" in out and "did you mean 'element'" in out, out
+
+
+def test_tcg_check_accepts_a_decision_that_names_an_ability(tmp_path):
+    """An option reads `attack with ヒノコ#0 [ふんか]`: a decision `ふんか` is one `tcg test`
+    plays, so `tcg check` knows abilities' names among the labels' parts."""
+    scenario = tmp_path / "by_name.yaml"
+    scenario.write_text(
+        f"ruleset: {ROOT / 'tests' / 'rulesets' / 'kaiju.yaml'}\nname: by its name\n"
+        "state:\n  phase: attack\n  zones:\n    active@P1: [ヒノコ]\n    active@P2: [ミズガメ]\n"
+        "decisions:\n  - ふんか\n  - ふんかx\n", encoding="utf-8")
+    out = tcg_in_process("check", str(scenario))
+    assert out.stdout.count("error[DECISION]") == 1 and "'ふんかx'" in out.stdout, out.stdout

@@ -191,7 +191,7 @@ def _labels(game: Game, phases: list[str]) -> list[str]:
     cards = [*game.cards.values(), *game.tokens.values()]
     shown = [f"{d.name}#" for d in cards] + [
         f"a hidden card in {zone}@P{p + 1}" for zone in rules.zones for p in range(rules.players)]
-    texts = {f"{d.name}#": [a.text for a in d.abilities] for d in cards}
+    texts = {f"{d.name}#": [a.name or a.text for a in d.abilities] for d in cards}
     out = ["pass", "done", "yes", "no", *(f"end the {phase} phase" for phase in phases)]
     for action in rules.actions.values():
         for card in shown:
