@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
+from interpreter.compile.names import FUNCTIONS
+from interpreter.lang import parse_expr
+from interpreter.run.loading import load_game
 from interpreter.words import catalog
+from interpreter.words.speak import words_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,3 +34,18 @@ def test_a_card_files_unknown_ruleset_is_reported_at_its_key(tmp_path, capsys) -
     said = capsys.readouterr()
     out = said.out + said.err
     assert f"{path}:2:1: error[NO-RULESET]" in out and "tcg cards RULESET.yaml" in out, out
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_the_checker_accepts_is_said_in_words(lang: str, name: str) -> None:
+    """Each function of compile/names.py, with its fewest and its most arguments (up to two),
+    reads as words in which every argument appears and no code does."""
+    low, high = FUNCTIONS[name][:2]
+    w = words_for(load_game(str(ROOT / "tests/rulesets/kaiju.yaml")), lang)
+    for n in sorted({low, min(high, 2)}):
+        args = ["7", "hand(you)"][:n] if n != 1 else ["hand(you)"]
+        said = w.render().expr(parse_expr(f"{name}({', '.join(args)})"))
+        assert said and f"{name}(" not in said, said
+        for arg in args:
+            assert w.render().expr(parse_expr(arg)) in said, (said, arg)

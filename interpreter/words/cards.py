@@ -3,8 +3,9 @@ designer sees where the two disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from interpreter.check.files import kind_of
 from interpreter.diagnostics import DiagnosticError, TcgError, did_you_mean
@@ -85,17 +86,24 @@ def _card(doc: Doc, i: int, card: dict, game: Game, w: Words) -> Iterator[str]:
 
 
 def _ability(w: Words, text: object) -> str:
-    try:
-        return w.render().ability(parse_ability(str(text)))
-    except Exception:  # noqa: BLE001 - a text tcg check refuses: said so, not rendered
-        return say("does_not_parse", w.lang)
+    return _said(w, lambda: parse_ability(str(text)), w.render().ability)
 
 
 def _effect(w: Words, text: str) -> str:
+    return _said(w, lambda: parse_body(text), w.render().body)
+
+
+def _said(w: Words, parse: Callable[[], Any], render: Callable[[Any], str]) -> str:
+    """A text in words; a text tcg check refuses is said so, and a text that parses but the
+    words cannot say is told apart from it (it is tcg's gap, not the writer's mistake)."""
     try:
-        return w.render().body(parse_body(text))
-    except Exception:  # noqa: BLE001 - as _ability
+        tree = parse()
+    except TcgError:
         return say("does_not_parse", w.lang)
+    try:
+        return render(tree)
+    except Exception:  # noqa: BLE001 - a gap in the words must not stop the listing
+        return say("cannot_say", w.lang)
 
 
 def bundled_card_files() -> list[Path]:
