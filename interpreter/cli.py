@@ -108,7 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     test.set_defaults(run=_test)
 
     cards = sub.add_parser("cards", help="each card's printed text beside its abilities in words")
-    cards.add_argument("files", nargs="*", help="card files (default: every bundled game's)")
+    cards.add_argument("files", nargs="*",
+                       help="card files, after the ruleset file of those that name it by id "
+                            "(a ruleset alone: its card sets; default: every bundled game's)")
     _lang_flag(cards)
     cards.set_defaults(run=_cards)
 
@@ -520,10 +522,11 @@ def _plot(draw) -> list[Path]:
 
 
 def _cards(args: argparse.Namespace) -> int:
-    from interpreter.words.cards import bundled_card_files, card_texts
+    from interpreter.words.cards import bundled_card_files, card_texts, given_files
 
-    for path in args.files or map(str, bundled_card_files()):
-        for line in card_texts(path, args.lang):
+    rulesets, paths = given_files(args.files)
+    for path in paths or map(str, bundled_card_files()):
+        for line in card_texts(path, args.lang, rulesets):
             print(line)
     return 0
 

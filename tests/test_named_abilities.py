@@ -86,3 +86,23 @@ def test_the_observation_lists_ability_names_and_the_card_a_card_is_beneath():
     under, = zones["stacked@P1"]
     assert (top["name"], under["name"], under["beneath"]) == ("リザード", "ヒトカゲ", top["id"])
     assert zones["bench@P1"][0]["ability_names"] == ["からにこもる"]
+def test_tcg_check_accepts_a_decision_that_names_an_ability(tmp_path):
+    """An option reads `attack with ヒノコ#0 [ふんか]`: a decision `ふんか` is one `tcg test`
+    plays, so `tcg check` knows abilities' names among the labels' parts."""
+    scenario = tmp_path / "by_name.yaml"
+    scenario.write_text(
+        f"ruleset: {ROOT / 'tests' / 'rulesets' / 'kaiju.yaml'}\nname: by its name\n"
+        "state:\n  phase: attack\n  zones:\n    active@P1: [ヒノコ]\n    active@P2: [ミズガメ]\n"
+        "decisions:\n  - ふんか\n  - ふんかx\n", encoding="utf-8")
+    out = tcg_in_process("check", str(scenario))
+    assert out.stdout.count("error[DECISION]") == 1 and "'ふんかx'" in out.stdout, out.stdout
+
+
+def test_two_abilities_of_one_name_on_a_card_are_reported_at_the_second(tmp_path):
+    """Their options would read the same (`attack with 試#0 [火]` twice): which one a player
+    or a scenario picks could not be told."""
+    out = _check(tmp_path, '{name: 火, text: "activate: draw(you)"}\n'
+                           '      - {name: 火, text: "activate: draw(you); draw(you)"}\n'
+                           '      - {name: 水, text: "activate: draw(you)"}')
+    assert out.count("error[") == 1 and "cards.yaml:7:16: error[DUPLICATE-ABILITY]" in out, out
+    assert "cards.yaml:6:16: first defined here" in out and "give each ability its own name" in out

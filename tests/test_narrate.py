@@ -59,3 +59,27 @@ def test_the_account_says_yes_no_and_none_in_words_never_python_values():
                           "first": True, "last": False, "target": None})
     assert line is not None and "見習い剣士#1" in line, line
     assert "True" not in line and "None" not in line and "False" not in line, line
+
+
+KAIJU = ROOT / "tests" / "rulesets" / "kaiju.yaml"
+ATTACK = {"e": "attack", "card": "ヒノコ#0", "player": "P1", "ability": [0, 1]}
+
+
+def test_the_account_names_the_ability_an_action_used():
+    """The option read `attack with ヒノコ#0 [ふんか]`: the account says ふんか too."""
+    narrator = Narrator(interpreter.load_game(str(KAIJU)), lang="en")
+    assert narrator.line(ATTACK) == "    P1: attack with ヒノコ#0: ふんか"
+    assert narrator.line({**ATTACK, "ability": None}) == "    P1: attack with ヒノコ#0"
+
+
+def test_an_action_phrase_may_place_the_ability(tmp_path: Path):
+    data = load_yaml(KAIJU).data
+    data.setdefault("phrases", {}).setdefault("actions", {})["attack"] = {
+        "en": "{card} uses {ability}", "ja": "{card}の{ability}"}
+    (tmp_path / "rulesets").mkdir()
+    os.symlink(ROOT / "tests" / "cards", tmp_path / "cards")
+    path = tmp_path / "rulesets" / "kaiju.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    game = interpreter.load_game(str(path))  # (no E-PHRASE: {ability} is something it shows)
+    assert Narrator(game, lang="en").line(ATTACK) == "    P1: ヒノコ#0 uses ふんか"
+    assert Narrator(game, lang="ja").line(ATTACK) == "    P1：ヒノコ#0のふんか"

@@ -30,6 +30,7 @@ CODE_HELP = {
     "SYNTAX": "An effect text or forbid query does not parse.",
     "TYPE": "A value of the wrong type.",
     "DUPLICATE-CARD": "Two cards have the same name.",
+    "DUPLICATE-ABILITY": "Two abilities of one card have the same name.",
     "DUPLICATE-ID": "Two entries of a forbid list have the same id.",
     "COMPUTED-PROPERTY": "A card sets a property the ruleset computes.",
     "UNKNOWN-PROPERTY": "A card key, `x.prop` or modifier names no property of the ruleset.",

@@ -81,6 +81,7 @@ class CardBuilder(Walker):
             ability = self.ability((*at, "abilities", j), name)
             if ability is not None:
                 abilities.append(ability)
+        self._check_ability_names(at, card.get("abilities") or ())
         effect = self._effect((*at, "effect"), name, target_scope(card)) \
             if card.get("effect") else ()
         self.rb.compiler.delays = None
@@ -120,6 +121,23 @@ class CardBuilder(Walker):
             out.append(ModeDef(str(mode.get("label", "")), self._targets(place, mode),
                                self._effect((*place, "effect"), name, target_scope(mode))))
         return tuple(out)
+
+    def _check_ability_names(self, at: tuple, specs: object) -> None:
+        """Two abilities of one card with the same `name` make two options that read the same:
+        a player (or a scenario's decision) could not tell them apart."""
+        first: dict[str, int] = {}
+        for j, spec in enumerate(specs if isinstance(specs, list) else ()):
+            name = spec.get("name") if isinstance(spec, dict) else None
+            if not name:
+                continue
+            if str(name) in first:
+                self.rb.diags.append(self.doc.diag(
+                    (*at, "abilities", j, "name"), "DUPLICATE-ABILITY",
+                    f"two abilities of this card are named {str(name)!r}: their options "
+                    "would read the same", "give each ability its own name").with_related(
+                        self.doc.related((*at, "abilities", first[str(name)], "name"),
+                                         "first defined here")))
+            first.setdefault(str(name), j)
 
     def _effect(self, at: tuple, card: str, scope: dict[str, str]) -> tuple:
         """The card's own effect (`run(card)`), compiled with the ruleset's names and `scope`'s

@@ -121,9 +121,9 @@ class RulesetBuilder:
         # (an event a verb names with `event:` shows that verb's params)
         fields = {**{d.event: set(d.params) for d in rs.verbs.values() if d.event},
                   **{v: set(d.params) for v, d in rs.verbs.items()},
-                  **{a: {"card", "player"} for a in rs.actions}}
+                  **{a: {"card", "player", "ability"} for a in rs.actions}}
         known = {"verbs": {v: set(d.params) for v, d in rs.verbs.items()},
-                 "actions": {a: {"card", "player"} for a in rs.actions},
+                 "actions": {a: {"card", "player", "ability"} for a in rs.actions},
                  "events": {e: fields.get(e, set()) for e in self.names.events | set(fields)}}
         for section, allowed in known.items():
             for name, entry in found.table[section].items():

@@ -85,9 +85,9 @@ class Narrator:
         values = {k: v for k, v in r.items() if k not in ("e", "ref", "ability", "private")}
         if any(v == [] for v in values.values()):
             return None  # the verb had nothing to act on
-        return "    " + self._event(e, values)
+        return "    " + self._event(e, values, r.get("ability"))
 
-    def _event(self, e: str, values: dict) -> str:
+    def _event(self, e: str, values: dict, ability: object = None) -> str:
         """An event in words: its phrase (the event's, else its verb's or action's), else its
         name and values."""
         w = self.words
@@ -96,8 +96,8 @@ class Narrator:
         if phrase is not None:
             return fill(phrase, shown)
         if e in self.game.ruleset.actions:
-            did = w.phrases.get("actions", e, w.lang) or self.game.ruleset.actions[e].label
-            return w.say("did", player=shown.get("player", ""), what=fill(did, shown))
+            what = w.action(e, shown, self._ability(values.get("card"), ability))
+            return w.say("did", player=shown.get("player", ""), what=what)
         if f"event.{e}" in catalog.T:  # the engine's own events, in the catalog's words
             return w.say(f"event.{e}", **shown)
         args = [shown[k] for k in values if k != "player"]
@@ -106,6 +106,17 @@ class Narrator:
         if not args:
             return w.say("event_bare", name=w.word(e))
         return w.say("event", name=w.word(e), args=w.say("comma").join(args))
+
+    def _ability(self, card: object, ability: object) -> str:
+        """The name (else the words) of the ability an action used, as its option showed it:
+        the log's `ability` is [card id, index]; none of a card the viewer cannot see."""
+        if not isinstance(ability, list) or not isinstance(card, str) or not self.sees(card):
+            return ""
+        d = self.game.cards.get(card.rpartition("#")[0]) or self.game.tokens.get(
+            card.rpartition("#")[0])
+        index = ability[1]
+        return self.words.ability_name(d.abilities[index]) \
+            if d is not None and 0 <= index < len(d.abilities) else ""
 
     def _said(self, v: object) -> str:
         w = self.words

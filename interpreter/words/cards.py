@@ -3,10 +3,12 @@ designer sees where the two disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from interpreter.diagnostics import TcgError
+from interpreter.check.files import kind_of
+from interpreter.diagnostics import DiagnosticError, TcgError, did_you_mean
 from interpreter.engine.game import Game
 from interpreter.lang import parse_ability, parse_body
 from interpreter.load import files
@@ -16,15 +18,13 @@ from interpreter.words.catalog import say
 from interpreter.words.speak import Words, words_for
 
 
-def card_texts(path: str, lang: str | None = None) -> Iterator[str]:
-    """The lines `tcg cards` prints for one card file."""
+def card_texts(path: str, lang: str | None = None,
+               rulesets: dict[str, str] | None = None) -> Iterator[str]:
+    """The lines `tcg cards` prints for one card file. `rulesets`: the ruleset files given
+    beside it, by id, for a card file that names its ruleset by id (as `tcg check` takes them)."""
     doc = load_yaml(path)
     data = doc.data if isinstance(doc.data, dict) else {}
-    spec = data.get("ruleset")
-    if not isinstance(spec, str):
-        raise TcgError(f"{path}: a card file names its ruleset (ruleset: ID or a file)")
-    beside = Path(path).parent / spec
-    game = load_game(str(beside) if beside.is_file() else spec)
+    game = load_game(_ruleset_of(doc, data, rulesets or {}))
     w = words_for(game, lang)
     cards = data.get("cards") or ()
     if not isinstance(cards, list):
@@ -32,6 +32,44 @@ def card_texts(path: str, lang: str | None = None) -> Iterator[str]:
     for i, card in enumerate(cards):
         if isinstance(card, dict):
             yield from _card(doc, i, card, game, w)
+
+
+def given_files(paths: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The files given to `tcg cards` split into rulesets (by id) and card files; a ruleset
+    given alone stands for its card sets (cards/ID/*.yaml beside its folder)."""
+    rulesets: dict[str, str] = {}
+    cards: list[str] = []
+    for path in paths:
+        doc = load_yaml(path)
+        if kind_of(doc) != "ruleset":
+            cards.append(path)
+            continue
+        rid = str(doc.data.get("id", Path(path).stem))
+        rulesets[rid] = path
+    if not cards:
+        cards = [str(p) for rid, path in rulesets.items() for p in files.card_paths(rid, Path(path))]
+    return rulesets, cards
+
+
+def _ruleset_of(doc: Doc, data: dict, rulesets: dict[str, str]) -> str:
+    """The ruleset a card file names, found as `tcg check` finds it: a file beside it, a
+    ruleset given by id, a bundled id."""
+    spec = data.get("ruleset")
+    if not isinstance(spec, str):
+        raise TcgError(f"{doc.path}: a card file names its ruleset (ruleset: ID or a file)")
+    beside = Path(doc.path).parent / spec
+    if beside.is_file():
+        return str(beside)
+    if spec in rulesets:
+        return rulesets[spec]
+    if spec in files.bundled_ids():
+        return spec
+    raise DiagnosticError([doc.key_diag(
+        ("ruleset",), "NO-RULESET",
+        f"no ruleset {spec!r}: not a file beside {Path(doc.path).name}, nor a ruleset given "
+        f"(given: {', '.join(rulesets) or 'none'}), nor a bundled id",
+        did_you_mean(spec, [*rulesets, *files.bundled_ids()])
+        or f"give the ruleset file first: tcg cards RULESET.yaml {doc.path}")], unusable=True)
 
 
 def _card(doc: Doc, i: int, card: dict, game: Game, w: Words) -> Iterator[str]:
@@ -48,17 +86,24 @@ def _card(doc: Doc, i: int, card: dict, game: Game, w: Words) -> Iterator[str]:
 
 
 def _ability(w: Words, text: object) -> str:
-    try:
-        return w.render().ability(parse_ability(str(text)))
-    except Exception:  # noqa: BLE001 - a text tcg check refuses: said so, not rendered
-        return say("does_not_parse", w.lang)
+    return _said(w, lambda: parse_ability(str(text)), w.render().ability)
 
 
 def _effect(w: Words, text: str) -> str:
+    return _said(w, lambda: parse_body(text), w.render().body)
+
+
+def _said(w: Words, parse: Callable[[], Any], render: Callable[[Any], str]) -> str:
+    """A text in words; a text tcg check refuses is said so, and a text that parses but the
+    words cannot say is told apart from it (it is tcg's gap, not the writer's mistake)."""
     try:
-        return w.render().body(parse_body(text))
-    except Exception:  # noqa: BLE001 - as _ability
+        tree = parse()
+    except TcgError:
         return say("does_not_parse", w.lang)
+    try:
+        return render(tree)
+    except Exception:  # noqa: BLE001 - a gap in the words must not stop the listing
+        return say("cannot_say", w.lang)
 
 
 def bundled_card_files() -> list[Path]:

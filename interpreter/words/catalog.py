@@ -52,6 +52,9 @@ T = {
     "divided": {"en": "the share given to {a}", "ja": "{a}に割り振った数"},
     "union": {"en": "{a}", "ja": "{a}"},
     "random": {"en": "a random number from 1 to {a}", "ja": "1から{a}までのランダムな数"},
+    "heads": {"en": "the number of heads in {a} coin flips", "ja": "コインを{a}回投げて表が出た数"},
+    "random_card": {"en": "a random one of {a}", "ja": "{a}からランダムな1枚"},
+    "can_enter": {"en": "{a} can enter {b}", "ja": "{a}が{b}に入れる"},
     "left": {"en": "the card left of {a}", "ja": "{a}の左のカード"},
     "right": {"en": "the card right of {a}", "ja": "{a}の右のカード"},
     "adjacent": {"en": "the cards next to {a}", "ja": "{a}の隣のカード"},
@@ -240,6 +243,8 @@ T.update({
     "attr.position": {"en": "position", "ja": "位置"},
     "attr.face_up": {"en": "face up", "ja": "表向き"},
     "does_not_parse": {"en": "(does not parse: run tcg check)", "ja": "（構文エラー：tcg checkで確認）"},
+    "cannot_say": {"en": "(tcg cannot say this in words yet: please report it)",
+                   "ja": "（tcgはまだこれを言葉にできません：報告してください）"},
 })
 
 # the engine's own events, as the account of a match tells them (run/narrate.py)

@@ -250,6 +250,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         {"ja": "ルールセットの`tokens`に宣言するか、カードの名前を書いてください"},
     "card {name} is defined twice": {"ja": "カード{name}が二度定義されています"},
     "rename one of them, or remove the copy": {"ja": "どちらかの名前を変えるか、コピーを消してください"},
+    "two abilities of this card are named {name}: their options would read the same":
+        {"ja": "このカードの二つの能力が{name}という名前です：選択肢が同じ表示になります"},
+    "give each ability its own name": {"ja": "それぞれの能力に別の名前を付けてください"},
+    "no ruleset {name}: not a file beside {file}, nor a ruleset given (given: {given}), nor a bundled id":
+        {"ja": "ルールセット{name}がありません：{file}の隣のファイルでも、"
+               "渡されたルールセット（{given}）でも、同梱のidでもありません"},
+    "give the ruleset file first: tcg cards RULESET.yaml {file}":
+        {"ja": "ルールセットのファイルを先に渡してください：tcg cards RULESET.yaml {file}"},
     "forbid entry id {name} is used twice": {"ja": "禁止リストのid {name}が二度使われています"},
     "give each entry its own id": {"ja": "各項目に別のidを付けてください"},
     "no ruleset {name} to check against": {"ja": "照合するルールセット{name}がありません"},

@@ -251,7 +251,8 @@ class Render(Walker):
         if e.name == "zones":
             return self.say("zones", a=joined(args, self.lang, "or_list"))
         if e.name in FUNCTIONS:
-            return self.say(e.name, a=args[0] if args else "")
+            # (its first two arguments: {a} and {b} of its words)
+            return self.say(e.name, **dict(zip("ab", args, strict=False)))
         return self._default_call(e.name, args)
 
     @expr.on(A.Unary)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -233,11 +234,17 @@ class Words:
     def _action(self, g: GameState, option: tuple, viewer: int | None) -> str:
         name, card, idx = option
         shown = self.card(g, card, viewer) if card is not None else ""
-        phrase = self.phrases.get("actions", name, self.lang)
-        text = fill(phrase if phrase is not None else self.rs.actions[name].label, {"card": shown})
-        if idx is not None and visible(g, card, viewer):
-            said = self.ability_name(g.defs[card].abilities[idx])
-            text += f"：{said}" if self.lang == "ja" else f": {said}"
+        said = self.ability_name(g.defs[card].abilities[idx]) \
+            if idx is not None and visible(g, card, viewer) else ""
+        return self.action(name, {"card": shown}, said)
+
+    def action(self, name: str, values: Mapping[str, str], ability: str = "") -> str:
+        """An action in words: its phrase (else its label) filled, the ability it used (its
+        name, else its text in words) in the phrase's {ability}, else after it."""
+        phrase = self.phrases.get("actions", name, self.lang) or self.rs.actions[name].label
+        text = fill(phrase, {**values, "ability": ability})
+        if ability and "{ability}" not in phrase:
+            text += f"：{ability}" if self.lang == "ja" else f": {ability}"
         return text
 
     def ability_name(self, ability: Any) -> str:
