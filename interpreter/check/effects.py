@@ -37,7 +37,7 @@ _FUNCTION_TYPES = {  # name: (argument types, result)
     "top": (("cards", "number"), "cards"), "bottom": (("cards", "number"), "cards"),
     "max": (("number",) * 9, "number"), "min": (("number",) * 9, "number"),
     "abs": (("number",), "number"), "other": (("player",), "player"),
-    "total": (("cards",), "number"), "playable": (("cards",), "bool"),
+    "total": (("cards",), "number"), "printed": (("cards",), ANY), "playable": (("cards",), "bool"),
     "attached": (("cards",), "cards"), "beneath": (("cards",), "cards"),
     "random": (("number",), "number"), "linked": (("cards",), "cards"), "divided": (("cards",), "number"),
     "heads": (("number",), "number"), "random_card": (("cards",), "cards"),
@@ -571,6 +571,9 @@ class EffectChecker(Walker):
             if c.name == "total" and i == 1:
                 self._total_prop(a.value)
                 continue
+            if c.name == "printed" and i == 1:
+                result = self._printed_prop(a.value)
+                continue
             t = self._expr(a.value, in_filter)
             if i < len(arg_types) and not _fits(t, {arg_types[i]}):
                 self._add(a.value.span, "TYPE", f"argument {i + 1} of '{c.name}' must be "
@@ -584,6 +587,17 @@ class EffectChecker(Walker):
                                       "or a counter",
                       did_you_mean(getattr(e, "id", ""), [*self.names.properties,
                                                           *self.names.counters]))
+
+    def _printed_prop(self, e: A.Expr) -> str:
+        """The type of printed(card, PROP): PROP's, a declared property that is printed."""
+        name = getattr(e, "id", "")
+        if not isinstance(e, A.Name) or name not in self.names.property_types:
+            self._add(e.span, "TYPE", "the second argument of 'printed' names a property",
+                      did_you_mean(name, self.names.properties))
+            return ANY
+        if name in self.names.formulas:
+            self._add(e.span, "TYPE", f"'{name}' is computed by its formula, never printed")
+        return self._field_type(name)
 
     # ---------- helpers ----------
     def _params(self, name: str) -> dict[str, str]:

@@ -214,6 +214,23 @@ def _total(g: GameState, value: Any, prop: str) -> int:
     return total
 
 
+def _printed(g: GameState, value: Any, prop: str) -> Any:
+    """A card's property as its card data gives it (kernel.read without the modifiers): none
+    while a state hides it, as every read; clamped to its bounds, as a printed value always
+    reads. None for anything but one card."""
+    cid = single(value)
+    pdef = g.game.ruleset.properties.get(prop)
+    if type(cid) is not int or pdef is None \
+            or g.flags[cid] & g.game.hiding_mask and not pdef.always_known:
+        return None
+    printed = g.defs[cid].printed[list(g.game.ruleset.properties).index(prop)]
+    if printed is not None and pdef.min is not None and printed < pdef.min:
+        return pdef.min
+    if printed is not None and pdef.max is not None and printed > pdef.max:
+        return pdef.max
+    return printed
+
+
 def _neighbours(g: GameState, value: Any, sides: tuple[int, ...]) -> tuple[int, ...]:
     """The cards at these offsets from a card (-1: left, 1: right) in its zone's order (1-based
     positions, left to right: the zone's list, its top first); none for anything but one card."""
@@ -322,7 +339,7 @@ _HELPERS = {
     "_field": _field, "_counter": _counter, "_resource": _resource, "_abs": _abs,
     "_other": _other, "_bottom": _bottom,
     "_numbers": _numbers, "_playable": _playable, "_attached": _attached, "_total": _total,
-    "_beneath": _beneath, "_linked": linked, "_divided": divided,
+    "_printed": _printed, "_beneath": _beneath, "_linked": linked, "_divided": divided,
     "_random": _random, "_heads": _heads, "_random_card": _random_card,
     "_turn_order": _turn_order, "_union": _union, "_neighbours": _neighbours,
     "as_cards": vm.as_cards, "_kept": vm.kept_copy, "_marked": vm.marked_cards,
@@ -582,7 +599,7 @@ class _Variables(Walker):
 
     @reads.on(A.Call)
     def _call(self, node: A.Call, in_filter: bool) -> set[str]:
-        args = node.args[:1] if node.name == "total" else node.args
+        args = node.args[:1] if node.name in ("total", "printed") else node.args
         return set().union(*(self.reads(a.value, in_filter) for a in args))
 
 
@@ -1110,9 +1127,9 @@ class _Generator(Walker):
 
     @expr.on(A.Call)
     def _call(self, n: A.Call, in_filter: bool, local_it: bool) -> str:
-        if n.name == "total":
+        if n.name in ("total", "printed"):  # (the property named bare)
             prop = n.args[1].value.id if isinstance(n.args[1].value, A.Name) else ""
-            return f"_total(g, {self.sub(n.args[0].value, in_filter, local_it)}, {prop!r})"
+            return f"_{n.name}(g, {self.sub(n.args[0].value, in_filter, local_it)}, {prop!r})"
         if n.name in ("count", "exists"):
             # A filter here is one comprehension, never its own memoised function: the filter
             # reads what the count reads, so when the count is memoised this is its body.

@@ -18,6 +18,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "abs": (1, 1, "absolute value"),
     "other": (1, 1, "the other player"),
     "total": (2, 2, "sum of a number property over cards: total(cards, power)"),
+    "printed": (2, 2, "a card's property as its card data prints it, before modifiers: printed(card, power)"),
     "playable": (1, 1, "the card's own `condition` holds (true when it has none)"),
     "attached": (1, 1, "the cards attached to a card, oldest first"),
     "beneath": (1, 1, "the cards beneath a card (a stack: put_on), the nearest first"),
@@ -62,6 +63,7 @@ class Names:
     # zone -> its `enter` rules as (id, condition tree), once read (None: one did not check)
     enter_rules: dict = field(default_factory=dict)
     property_types: dict[str, str] = field(default_factory=dict)  # property -> its type
+    formulas: set[str] = field(default_factory=set)  # the computed properties (never printed)
     # number properties every card has as a whole number (printed, else a whole default)
     whole_numbers: set[str] = field(default_factory=set)
     state_bits: dict[str, int] = field(default_factory=dict)  # state -> its bit in a card's flags
@@ -142,6 +144,7 @@ def ruleset_names(raw: dict) -> Names:
     names.verb_bodies = {v: d["do"] for v, d in (raw.get("verbs") or {}).items()
                          if isinstance(d, dict) and isinstance(d.get("do"), str)}
     names.property_types = {p: (d or {}).get("type", "number") for p, d in props.items()}
+    names.formulas = {p for p, d in props.items() if (d or {}).get("formula")}
     names.whole_numbers = {p for p, d in props.items() if names.property_types[p] == "number"
                            and type((d or {}).get("default")) is int and not (d or {}).get("formula")}
     states = raw.get("states") or {}

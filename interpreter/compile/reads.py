@@ -84,7 +84,7 @@ class Reads(Walker):
         if n.name in ("playable", "random", "heads", "random_card", "stack_size", "can_enter",
                       "linked", "divided"):
             raise _Untracked  # a card's own condition; the match's RNG; the stack; a zone's rules
-        if n.name == "total":
+        if n.name in ("total", "printed"):
             prop = n.args[1].value
             field = self.field(prop.id) if isinstance(prop, A.Name) else set()
             return self._expr(n.args[0].value, in_filter) | field

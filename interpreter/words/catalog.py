@@ -45,6 +45,7 @@ T = {
     "abs": {"en": "the size of {a}", "ja": "{a}の絶対値"},
     "other": {"en": "the player other than {a}", "ja": "{a}以外のプレイヤー"},
     "total": {"en": "the total {b} of {a}", "ja": "{a}の{b}の合計"},
+    "printed_of": {"en": "the printed {b} of {a}", "ja": "{a}の印刷された{b}"},
     "playable": {"en": "{a} can be used", "ja": "{a}が使える"},
     "attached": {"en": "the cards attached to {a}", "ja": "{a}に付いているカード"},
     "beneath": {"en": "the cards beneath {a}", "ja": "{a}の下に重なっているカード"},

@@ -122,6 +122,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "{member} reads a card; got {value}": {"ja": "{member}はカードを読みます（{value}です）"},
     "the second argument of 'total' names a number property or a counter":
         {"ja": "'total'の2番目の引数は数のプロパティかカウンターです"},
+    "the second argument of 'printed' names a property": {"ja": "'printed'の2番目の引数はプロパティです"},
+    "{name} is computed by its formula, never printed": {"ja": "{name}は式で計算され、印刷されません"},
     "{what}: unknown {kind}": {"ja": "{what}：不明な{kind}"},
     "a static ability lasts while its card is in play": {"ja": "常在能力はそのカードが場にある間続きます"},
     "remove 'until end of ...', or make it an effect of a trigger":

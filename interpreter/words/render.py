@@ -242,9 +242,9 @@ class Render(Walker):
             return self.say("zone_of", owner=args[0], zone=zone)
         if e.name in ("top", "bottom") and len(args) == 2:
             return self.say(f"{e.name}_n", a=args[0], n=args[1])
-        if e.name == "total" and len(args) == 2:
+        if e.name in ("total", "printed") and len(args) == 2:
             prop = e.args[1].value
-            return self.say("total", a=args[0],
+            return self.say("total" if e.name == "total" else "printed_of", a=args[0],
                             b=self.word(prop.id) if isinstance(prop, A.Name) else args[1])
         if e.name in ("union", "max", "min"):
             return self.say(e.name, a=joined(args, self.lang))
