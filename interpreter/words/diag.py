@@ -330,6 +330,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no player {name}: the players are P1 to {last}": {"ja": "プレイヤー{name}はいません（P1〜{last}）"},
     "no option of this game can contain {text}": {"ja": "このゲームの選択肢で{text}を含むものはありません"},
     "tcg check --explain {code}": {"ja": "tcg check --explain {code}"},
+    # delayed triggers, flexible targets, typed costs, options
+    "a delayed trigger (`at next ...`) is set up by a card's text":
+        {"ja": "遅延誘発（`at next ...`）はカードのテキストが設定するものです"},
+    "write it in the card's effect or ability": {"ja": "カードの効果か能力に書いてください"},
+    "a triggered ability's targets are one card or player each: `up_to` is for spells and activated abilities":
+        {"ja": "誘発能力の対象はそれぞれカード1枚かプレイヤー1人です（`up_to`は呪文と起動型能力のものです）"},
+    "declare separate targets": {"ja": "対象を別々に宣言してください"},
+    "typed_costs.type must name an enum property; {prop} is none":
+        {"ja": "typed_costs.typeは列挙型のプロパティを名指す必要があります（{prop}はそうではありません）"},
+    "add `timing: priority`, or remove `state_checks`":
+        {"ja": "`timing: priority`を加えるか、`state_checks`を消してください"},
+    "target {name}: `divide` shares an amount among `up_to` cards":
+        {"ja": "対象{name}：`divide`は量を`up_to`のカードに割り振るものです"},
+    "give it `up_to: N` too": {"ja": "`up_to: N`も与えてください"},
+    "target {name}: `up_to` chooses several cards, not players":
+        {"ja": "対象{name}：`up_to`が選ぶのは複数のカードで、プレイヤーではありません"},
+    "give it `cards` only, or declare the player as a target of its own":
+        {"ja": "`cards`だけを与えるか、プレイヤーを別の対象として宣言してください"},
+    "option {name}: the default {value} is not one of its choices":
+        {"ja": "オプション{name}：既定値{value}は選択肢のどれでもありません"},
+    "choices: {names}": {"ja": "選択肢：{names}"},
 }
 
 
