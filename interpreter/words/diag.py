@@ -334,7 +334,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "a delayed trigger (`at next ...`) is set up by a card's text":
         {"ja": "遅延誘発（`at next ...`）はカードのテキストが設定するものです"},
     "write it in the card's effect or ability": {"ja": "カードの効果か能力に書いてください"},
-    "a triggered ability's targets are one card or player each: `up_to` is for spells and activated abilities":
+    "a triggered ability's targets are one card or player each: "
+    "`up_to` is for spells and activated abilities":
         {"ja": "誘発能力の対象はそれぞれカード1枚かプレイヤー1人です（`up_to`は呪文と起動型能力のものです）"},
     "declare separate targets": {"ja": "対象を別々に宣言してください"},
     "typed_costs.type must name an enum property; {prop} is none":
