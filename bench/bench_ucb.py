@@ -98,8 +98,8 @@ def policy(seed: int) -> random.Random:
     return random.Random(f"policy-{seed}")
 
 
-def play_interpreter(game, decks: list[dict], seed: int, run: Run) -> None:
-    g = game.new_state(decks, seed, log=False)
+def play_interpreter(game, decks: list[dict], seed: int, run: Run, log: bool = False) -> None:
+    g = game.new_state(decks, seed, log=log)
     rng = policy(seed)
     while g.result is None:
         vm.answer(g, rng.choice(g.decision.options))
@@ -110,12 +110,13 @@ def play_interpreter(game, decks: list[dict], seed: int, run: Run) -> None:
 
 
 def bench_interpreter(game, decks: list[dict], n: int, first: int = 0,
-                      run: Run | None = None) -> Run:
-    """Matches with seeds first..first+n-1, added to `run` (a new one by default)."""
+                      run: Run | None = None, log: bool = False) -> Run:
+    """Matches with seeds first..first+n-1, added to `run` (a new one by default); `log`:
+    keeping the match's log."""
     run = Run() if run is None else run
     start = time.process_time()
     for seed in range(first, first + n):
-        play_interpreter(game, decks, seed, run)
+        play_interpreter(game, decks, seed, run, log)
     run.seconds += time.process_time() - start
     return run
 

@@ -63,7 +63,8 @@ def test_modifiers_apply_in_the_rulesets_order_whatever_added_them(ucb, ucb_deck
     a static ability's `=` comes before a `modify`'s `+=` added earlier."""
     g = ucb.new_state(ucb_decks, 1, log=False)
     card = g.zones[ZoneRef("hand", 0)][0]
-    statics = {(card, "power"): [("=", 7, 0)]}  # as Game.static_mods finds them
+    # as Game.static_mods finds them on the fast path: (targets, property, modifier)
+    statics = [((card,), "power", ("=", 7, 0))]
     monkeypatch.setattr(g.game, "static_mods", lambda g: statics)
     _modify(g, card, "+=", 2)
     assert g.get(card, "power") == 9
@@ -73,7 +74,7 @@ def test_modifiers_apply_in_the_rulesets_order_whatever_added_them(ucb, ucb_deck
     _modify(g, card, "-=", 3)
     _modify(g, card, "=", 1)  # (a later `=` of `modify` wins over the static's)
     g.version += 1
-    statics = {(card, "power"): [("+=", 4, 0), ("=", 7, 0)]}
+    statics = [((card,), "power", ("+=", 4, 0)), ((card,), "power", ("=", 7, 0))]
     assert g.get(card, "power") == 1 + 4 - 3
 
 

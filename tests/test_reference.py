@@ -223,6 +223,29 @@ def test_cards_hypothesis_writes_log_the_same_on_both_paths(tmp_path_factory, ab
     _cards_differential(tmp_path_factory.mktemp("cards"), abilities, seed)
 
 
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(CARD_SETS, st.integers(0, 3))
+def test_static_modifiers_counted_per_card_apply_as_each_one(tmp_path_factory, monkeypatch,
+                                                             abilities, seed):
+    """A board with many static modifiers takes engine/modifiers.py's counting path (its
+    threshold set to none here): the same logs as the reference path, which applies each."""
+    from interpreter.engine import modifiers
+
+    monkeypatch.setattr(modifiers, "_FEW", -1)
+    _cards_differential(tmp_path_factory.mktemp("cards"), abilities, seed)
+
+
+@pytest.mark.parametrize("few", [64, -1])  # (listed, and counted as on a big board)
+def test_an_assignment_among_additions_applies_in_order_on_both_paths(tmp_path, monkeypatch, few):
+    from interpreter.engine import modifiers
+
+    monkeypatch.setattr(modifiers, "_FEW", few)
+    for seed in range(2):
+        _cards_differential(tmp_path / str(seed), ["static: (battle(you)).power += 2",
+                                                   "static: (battle(you)).power = 1",
+                                                   "static: (battle(opponent)).power -= 1"], seed)
+
+
 @pytest.mark.soak
 @settings(max_examples=int(os.environ.get("TCG_SOAK_REFERENCE_EXAMPLES", 300)), deadline=None,
           suppress_health_check=list(HealthCheck))

@@ -243,6 +243,22 @@ def _neighbours(g: GameState, value: Any, sides: tuple[int, ...]) -> tuple[int, 
 
 
 def _union(g: GameState, *values: Any) -> tuple[int, ...]:
+    """The cards of all the values, in order, each once. Different zones never share a card
+    (a card is in one zone), so a union of different zones is their cards one after the
+    other, without looking for copies (state rules ask union(main(p), sub(p)) after every
+    event); the reference path always looks (_union_each)."""
+    if g.game.reference:
+        return _union_each(g, values)
+    zones, out, refs = g.zones, [], []
+    for v in values:
+        if type(v) is not ZoneRef or v in refs:
+            return _union_each(g, values)
+        refs.append(v)
+        out += zones[v]
+    return tuple(out)
+
+
+def _union_each(g: GameState, values: tuple) -> tuple[int, ...]:
     return tuple(dict.fromkeys(c for v in values for c in vm.as_cards(g, v)))
 
 

@@ -412,6 +412,11 @@ if mods and name in mods:
     # ---------- presentation ----------
     def show(self, g: GameState, field: str, value: Any) -> Any:
         """A JSON-friendly form of an event field, for logs."""
+        if type(value) is int:  # (most fields: a card or a player, first and without isinstance)
+            kind = self.field_types.get(field, "any")
+            if kind == "player":
+                return f"P{value + 1}"
+            return f"{g.defs[value].name}#{value}" if kind in ("cards", "card") else value
         if value is None or isinstance(value, (bool, str)):
             return value
         if isinstance(value, ZoneRef):

@@ -10,6 +10,10 @@ not whole) keeps every modifier, ordered as GameState.index_mods orders them (th
 path, which keeps them all). A word's reader looks only at `=` modifiers, which are never
 summed.
 
+A few modifiers (a real deck's board) are listed and each card's several ones summed or
+sorted; many (a board of N cards each raising the others) are counted per card in C, the
+others listed only for the cards that need them.
+
 The static modifiers come as Game.static_mods' fast form: (targets, property, (op, value,
 stamp)) for each modifier of each static ability that works, in the order they were found.
 """
@@ -26,6 +30,68 @@ Statics = list[tuple[tuple[int, ...], str, Mod]]
 def index(temporary: list[tuple], statics: Statics | None,
           rank: dict[str, int]) -> dict[int, dict[str, list[Mod]]]:
     """card -> property -> modifiers in the order they apply, sums where they can be."""
+    size = 0
+    for entry in statics or ():
+        size += len(entry[0])
+    if size <= _FEW:
+        return _listed(temporary, statics or [], rank)
+    return _summed(temporary, statics, rank)
+
+
+_FEW = 64  # static modifiers on cards (fewer: listed, as a real deck's board has them)
+
+
+def _listed(temporary: list[tuple], statics: Statics,
+            rank: dict[str, int]) -> dict[int, dict[str, list[Mod]]]:
+    """Every modifier listed, then a card's several ones summed or ordered (GameState
+    .index_mods' order: the temporary ones, then the static ones as found, sorted stably)."""
+    by_card: dict[int, dict[str, list[Mod]]] = {}
+    several = []
+    for c, p, op, v, _until, s in temporary:
+        listed = by_card.setdefault(c, {}).setdefault(p, [])
+        listed.append((op, v, s))
+        if len(listed) == 2:
+            several.append(listed)
+    for targets, p, mod in statics:
+        for t in targets:
+            props = by_card.get(t)
+            if props is None:
+                by_card[t] = {p: [mod]}
+                continue
+            mods = props.get(p)
+            if mods is None:
+                props[p] = [mod]
+                continue
+            mods.append(mod)
+            if len(mods) == 2:
+                several.append(mods)
+    for mods in several:
+        total = _additive_total(mods)
+        if total is not None:
+            mods[:] = (("+=", total, 0),)
+        else:
+            mods.sort(key=lambda m: (rank.get(m[0], 9), m[2]))
+    return by_card
+
+
+def _additive_total(mods: list[Mod]) -> int | None:
+    """The sum of modifiers that only add or take away whole numbers, None if one does not."""
+    total = 0
+    for op, amount, _stamp in mods:
+        if type(amount) is not int:
+            return None
+        if op == "+=":
+            total += amount
+        elif op == "-=":
+            total -= amount
+        else:
+            return None
+    return total
+
+
+def _summed(temporary: list[tuple], statics: Statics | None,
+            rank: dict[str, int]) -> dict[int, dict[str, list[Mod]]]:
+    """index() for many static modifiers: each static's additions counted per card in C."""
     sums: dict[str, dict[int, int]] = {}  # property -> card -> the sum of its additions
     mixed: set[tuple[int, str]] = set()  # (card, property) with a modifier not summed
     for c, p, op, v, _until, _stamp in temporary:
