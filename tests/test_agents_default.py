@@ -163,3 +163,22 @@ def test_a_free_loop_does_not_keep_a_search_agent_in_one_turn_for_ever():
         i, _ = decide(agents[s.current_player], s, s.current_player)
         s.apply(i)
     assert s.is_over
+
+
+@pytest.mark.parametrize("ruleset", ["ucb", "kannagi", "ultimate"])
+def test_every_option_is_also_judged_at_the_start_of_the_players_next_turn(ruleset: str):
+    """to_next_turn plays a world on past the opponent's reply to the player's own next turn,
+    whatever the option was (a card played, the turn ended), so options are judged alike."""
+    from interpreter.agents.horizon import to_next_turn
+
+    game = interpreter.load_game(ruleset)
+    s = game.new_state(interpreter.default_decks(game), 3, log=False)
+    while s.decision is not None and len(s.decision.options) < 2:
+        s.apply(0)
+    player, turn = s.decision.player, s.turn
+    for i in (0, len(s.decision.options) - 1):
+        w = s.clone()
+        w.apply(i)
+        to_next_turn(w, player)
+        assert w.is_over or (w.decision.player == player and w.turn_player == player
+                             and w.turn > turn and w.turn != s.turn)
