@@ -79,6 +79,7 @@ def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
     assert re.match(r"result: A .+ — 2 games$", lines[-1])  # the contract line, as it is
     body = "\n".join(lines[:-1])
     assert "結果（95% Wilson区間）" in body and "先攻は決着した" in body
+    assert "エージェント：A " in body and "がプレイ" in body and "ポイント" in body
     # (a ruleset's own end reason is its data: ucb's is written in English)
     leaked = [s for s in english_fixed_strings() if " " in s and re.search(rf"\b{re.escape(s)}\b", body)]
     assert leaked == []
@@ -86,8 +87,12 @@ def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
 
 # ---- no literal English in the code that prints ----
 
-# the files (and functions: None is all of them) whose printing is a person's reading
+# the files (and functions: None is all of them) whose printing is a person's reading: what
+# they print, what they return (a line made for printing: report.agents_line) and the words
+# they store for a report (skill.check's conclusions)
 SCANNED = {"interpreter/run/report.py": None, "interpreter/run/narrate.py": None,
+           "interpreter/run/skill.py": {"_lead", "_pts", "check", "verdict"},
+           "interpreter/agents/budget.py": {"in_words"},
            "interpreter/agents/basic.py": {"choose", "_answer", "_card_text", "_numbering"},
            "interpreter/cli.py": {"main", "_check", "_test", "_print_outcome", "_play"},
            "interpreter/diagnostics.py": {"render", "header"},
@@ -95,7 +100,8 @@ SCANNED = {"interpreter/run/report.py": None, "interpreter/run/narrate.py": None
 PRINTS = {"print", "add_column", "add_row", "Table", "TextColumn", "Text", "append"}
 # the lines scripts read, kept as they are (`{}`: a value)
 CONTRACT = re.compile(r"result: .*|swap: .*|ok   \{\}: \{\}|FAIL \{\}: \{\}|\{\} passed, \{\} failed"
-                      r"|\{\}:\{\}:\{\}: \{\}\[\{\}\]: \{\}")
+                      r"|\{\}:\{\}:\{\}: \{\}\[\{\}\]: \{\}"
+                      r"|\{\}:\{\}:\{\}: waived\[\{\}\]: \{\}\n  = \{\}: \{\}")
 
 
 def _literal(node: ast.AST) -> list[str]:
@@ -108,7 +114,23 @@ def _literal(node: ast.AST) -> list[str]:
         return _literal(node.left) + _literal(node.right)
     if isinstance(node, ast.IfExp):
         return _literal(node.body) + _literal(node.orelse)
+    if isinstance(node, ast.Tuple):
+        return [t for e in node.elts for t in _literal(e)]
     return []  # a call (tr(...), say(...)), a name: words from the catalog or data
+
+
+def _printed(node: ast.AST) -> list[ast.expr]:
+    """The values `node` prints, returns or stores as a report's words."""
+    if isinstance(node, ast.Return) and node.value is not None:
+        return [node.value]
+    if isinstance(node, ast.Dict):
+        return [v for k, v in zip(node.keys, node.values, strict=True)
+                if isinstance(k, ast.Constant) and k.value in ("conclusion", "run", "stronger")]
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name in PRINTS:
+            return [*node.args, *(k.value for k in node.keywords if k.arg == "title")]
+    return []
 
 
 def _printed_english(path: str, functions: set[str] | None) -> list[str]:
@@ -117,13 +139,8 @@ def _printed_english(path: str, functions: set[str] | None) -> list[str]:
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef) or (functions is not None and fn.name not in functions):
             continue
-        for call in ast.walk(fn):
-            if not isinstance(call, ast.Call):
-                continue
-            name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
-            if name not in PRINTS:
-                continue
-            for arg in [*call.args, *(k.value for k in call.keywords if k.arg == "title")]:
+        for node in ast.walk(fn):
+            for arg in _printed(node):
                 for text in _literal(arg):
                     if re.search(r"[A-Za-z]{3,}", text) and not CONTRACT.fullmatch(text):
                         found.append(f"{path}:{arg.lineno}: {text!r}")

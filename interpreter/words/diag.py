@@ -320,6 +320,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no player {name}: the players are P1 to {last}": {"ja": "プレイヤー{name}はいません（P1〜{last}）"},
     "no option of this game can contain {text}": {"ja": "このゲームの選択肢で{text}を含むものはありません"},
     "tcg check --explain {code}": {"ja": "tcg check --explain {code}"},
+    # the rules added since (delayed triggers, targets, options, state checks)
+    "a delayed trigger (`at next ...`) is set up by a card's text":
+        {"ja": "遅延トリガー（`at next ...`）はカードのテキストで設定します"},
+    "write it in the card's effect or ability": {"ja": "カードの効果か能力の中に書いてください"},
+    "a triggered ability's targets are one card or player each: `up_to` is for spells and activated "
+    "abilities": {"ja": "誘発能力の対象はそれぞれカードかプレイヤー1つです：`up_to`は呪文と起動型能力用です"},
+    "declare separate targets": {"ja": "対象を別々に宣言してください"},
+    "typed_costs.type must name an enum property; {prop} is none":
+        {"ja": "typed_costs.typeは列挙型のプロパティを指す必要があります（{prop}は違います）"},
+    "`state_checks: priority` needs `timing: priority`":
+        {"ja": "`state_checks: priority`には`timing: priority`が必要です"},
+    "add `timing: priority`, or remove `state_checks`":
+        {"ja": "`timing: priority`を加えるか、`state_checks`を消してください"},
+    "target {name}: `up_to` chooses several cards, not players":
+        {"ja": "対象{name}：`up_to`はプレイヤーではなく複数のカードを選びます"},
+    "give it `cards` only, or declare the player as a target of its own":
+        {"ja": "`cards`だけを与えるか、プレイヤーを別の対象として宣言してください"},
+    "option {name}: the default {value} is not one of its choices":
+        {"ja": "選択肢{name}：既定値{value}はその選択肢にありません"},
+    "choices: {list}": {"ja": "選択肢：{list}"},
 }
 
 
