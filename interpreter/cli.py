@@ -42,13 +42,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _report_error(e: Exception) -> int:
     from interpreter.diagnostics import DiagnosticError, TcgError
+    from interpreter.words.ui import tr
 
     if isinstance(e, DiagnosticError):
         for d in e.diagnostics:
             print(d.render())
         return 2 if e.unusable else 1
     if isinstance(e, TcgError):
-        print(f"error: {e}", file=sys.stderr)
+        print(tr("ui.error", message=e.said()), file=sys.stderr)
         return 2
     if os.environ.get("TCG_DEBUG"):
         raise e
@@ -204,8 +205,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from interpreter.table.serve import serve
     except ImportError as e:
-        raise TcgError(f"tcg serve needs the table extra ({e.name} is missing): "
-                       "pip install -e '.[table]'") from None
+        raise TcgError("err.table_extra", module=e.name) from None
     return serve(args)
 
 
@@ -243,18 +243,19 @@ def _play(args: argparse.Namespace) -> int:
     from interpreter.run.match import MatchSetup, play, read_log, resume
     from interpreter.run.narrate import Narrator
 
+    _use_lang(args)  # (its errors before the game is read: the ruleset's language comes below)
     if args.resume:
         given = [f"--{k}" for k in ("deck", "seed", "agents", "turns") if getattr(args, k) is not None]
         given += ["--option"] if args.option else []
         if args.ruleset or given:
-            raise TcgError(f"--resume continues the match its log records; drop "
-                           f"{', '.join(given) or 'the ruleset'}")
+            raise TcgError("err.resume_drop", flags=", ".join(given)) if given else \
+                TcgError("err.resume_ruleset")
         setup = read_log(args.resume)[1]
     elif args.ruleset is None:
-        raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
+        raise TcgError("err.give_ruleset")
     else:
         if args.turns is not None and args.turns < 1:
-            raise TcgError(f"--turns must be at least 1, got {args.turns}")
+            raise TcgError("err.turns", n=args.turns)
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
                            (args.agents or "default,default").split(","), args.turns,
                            chosen_options(args.ruleset, options.parse(args.option), "--option: "))
@@ -317,7 +318,7 @@ def _check(args: argparse.Namespace) -> int:
         print(text)
         return 0
     if not args.paths:
-        raise TcgError("give the files or folders to check")
+        raise TcgError("err.give_paths")
     report = check_paths([Path(p) for p in args.paths])
     rendered = render(report, args.format, waivers=args.waivers)
     if rendered:
@@ -420,16 +421,16 @@ def _simulate(args: argparse.Namespace) -> int:
     _use_lang(args)
     check_backend(args.backend, args.address)
     if args.decks and args.option:
-        raise TcgError("--option plays one pair with the chosen readings: use it with --deck, not --decks")
+        raise TcgError("err.option_decks")
     chosen = chosen_options(args.ruleset, options.parse(args.option), "--option: ")
     if args.chunk is not None and args.chunk < 1:
-        raise TcgError("--chunk must be at least 1")
+        raise TcgError("err.chunk")
     if args.decks and args.deck:
-        raise TcgError("give either --deck (one pair) or --decks DIR (a round robin), not both")
+        raise TcgError("err.deck_and_decks")
     if args.decks and args.swap:
-        raise TcgError("--swap changes deck A of one pair: use it with --deck, not --decks")
+        raise TcgError("err.swap_decks")
     if args.decks and args.check_skill is not None:
-        raise TcgError("--check-skill checks one pair: use it with --deck, not --decks")
+        raise TcgError("err.skill_decks")
     agents = [a.strip() for a in args.agents.split(",")]
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
@@ -507,6 +508,7 @@ def _plot(draw) -> list[Path]:
     """Plots are a bonus: without matplotlib the results stand, with a note on stderr."""
     from interpreter.diagnostics import TcgError
     from interpreter.run import plots
+    from interpreter.words.ui import tr
 
     try:
         written = draw()
@@ -515,7 +517,7 @@ def _plot(draw) -> list[Path]:
             print(f"note: {note}", file=sys.stderr)
         return written
     except TcgError as e:
-        print(f"note: no plots: {e}", file=sys.stderr)
+        print(tr("ui.no_plots", message=e.said()), file=sys.stderr)
         return []
 
 
@@ -581,7 +583,7 @@ def _train(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import TcgError
 
     if not args.minutes > 0 or args.games < 1:
-        raise TcgError("--minutes must be positive and --games at least 1")
+        raise TcgError("err.train_budget")
     weights, path = train(args.ruleset, args.deck, args.minutes, args.games, args.seed,
                           lambda line: print(line, flush=True), args.out)
     print(f"wrote {path}: {weights}")
@@ -606,7 +608,7 @@ def _lsp(args: argparse.Namespace) -> int:
     try:
         from interpreter.lsp.server import main as serve
     except ImportError as e:
-        raise TcgError(f"the language server needs pygls ({e}): pip install -e '.[lsp]'") from None
+        raise TcgError("err.pygls", reason=e) from None
     _use_lang(args)
     serve()
     return 0

@@ -37,12 +37,9 @@ def sample_size(games: int, asked: str | None) -> int:
     try:
         n = math.ceil(games * float(text[:-1]) / 100) if text.endswith("%") else int(text)
     except ValueError:
-        raise TcgError(f"--check-skill takes a number of games or a share such as 20%, got "
-                       f"{asked!r} (give it after the ruleset: tcg simulate RULESET --check-skill)"
-                       ) from None
+        raise TcgError("err.skill_sample", asked=repr(asked)) from None
     if not 1 <= n <= games:
-        raise TcgError(f"--check-skill {asked}: replays between 1 and --games ({games}) matches, "
-                       f"here {n}")
+        raise TcgError("err.skill_range", asked=asked, games=games, n=n)
     return n
 
 
@@ -58,8 +55,7 @@ def check_out(out: Path | None, resume: bool) -> Path | None:
     if out is None:
         return None
     if not resume and (out / SKILL_DIR / RESULTS).exists():
-        raise TcgError(f"{out / SKILL_DIR / RESULTS} already exists; pass --resume to continue that "
-                       "check or choose another --out")
+        raise TcgError("err.skill_exists", path=out / SKILL_DIR / RESULTS)
     return out / SKILL_DIR
 
 

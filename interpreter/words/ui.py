@@ -60,6 +60,8 @@ T.update({
                      "ja": "このファイルは問題のあるファイルと照合されています：{header}{more}"},
     "ui.and_more": {"en": " (and {n} more)", "ja": "（他{n}件）"},
     # the terminal
+    "ui.error": {"en": "error: {message}", "ja": "エラー：{message}"},  # (words/errors.py: its message)
+    "ui.no_plots": {"en": "note: no plots: {message}", "ja": "注：グラフなし：{message}"},
     "ui.input_closed": {"en": "input closed", "ja": "入力が閉じられました"},
     "ui.interrupted": {"en": "interrupted", "ja": "中断しました"},
     # tcg simulate's report
