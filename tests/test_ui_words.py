@@ -316,3 +316,28 @@ def test_a_plain_error_reads_in_the_chosen_language(capsys) -> None:
     assert main(["simulate", "ucb", "--turns", "0", "--lang", "en"]) == 2
     assert capsys.readouterr().err == "error: --turns must be at least 1, got 0\n"
     assert errors.say("err.turns", "en", {"n": 0}) == "--turns must be at least 1, got 0"
+
+
+# ---- the code's English pieces inside a Japanese diagnostic ----
+
+def _unquoted(text: str) -> str:
+    return re.sub(r"'[^']*'|`[^`]*`|\"[^\"]*\"|「[^」]*」", "", text)
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_english_piece_from_the_code_is_left_in_a_japanese_diagnostic(path: Path) -> None:
+    pieces = re.compile("|".join(rf"\b{re.escape(f)}\b" for f in diag.FRAGMENTS if " " in f)
+                        + r"|\b(?:and|or)\b")
+    said = [diag.say(t, "ja") for d in check_paths([path]).diagnostics for t in _texts(d)]
+    assert [s for s in said if pieces.search(_unquoted(s))] == []
+
+
+def test_the_pieces_a_message_is_filled_with_are_said_in_words() -> None:
+    expected = "expected '(', 'true', a name, a number, a string"
+    assert diag.say(expected, "ja") == "'('、'true'、名前、数、文字列が必要です"
+    assert diag.say("ruleset must be text, got a list", "ja") == \
+        "rulesetはテキストでなければなりません（リストです）"
+    assert diag.say("the deck holds action, equipment and field cards only (this deck has 1)", "ja") \
+        .startswith("deckに入れられるのはaction、equipmentとfieldの")
+    # (code is said as written)
+    assert diag.say("'draw' needs x == 1 or y", "ja") == "'draw'にはx == 1 or yが必要です"
