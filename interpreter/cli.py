@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from interpreter.engine.state import Result
     from interpreter.run.scenario import Outcome
 
 # every agent name (interpreter.agents.basic.AGENTS, which a test keeps equal: importing the
@@ -42,13 +43,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _report_error(e: Exception) -> int:
     from interpreter.diagnostics import DiagnosticError, TcgError
+    from interpreter.words.ui import tr
 
     if isinstance(e, DiagnosticError):
         for d in e.diagnostics:
             print(d.render())
         return 2 if e.unusable else 1
     if isinstance(e, TcgError):
-        print(f"error: {e}", file=sys.stderr)
+        print(tr("ui.error", message=e.said()), file=sys.stderr)
         return 2
     if os.environ.get("TCG_DEBUG"):
         raise e
@@ -206,8 +208,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from interpreter.table.serve import serve
     except ImportError as e:
-        raise TcgError(f"tcg serve needs the table extra ({e.name} is missing): "
-                       "pip install -e '.[table]'") from None
+        raise TcgError("err.table_extra", module=e.name) from None
     return serve(args)
 
 
@@ -245,18 +246,19 @@ def _play(args: argparse.Namespace) -> int:
     from interpreter.run.match import MatchSetup, play, read_log, resume
     from interpreter.run.narrate import Narrator
 
+    _use_lang(args)  # (its errors before the game is read: the ruleset's language comes below)
     if args.resume:
         given = [f"--{k}" for k in ("deck", "seed", "agents", "turns") if getattr(args, k) is not None]
         given += ["--option"] if args.option else []
         if args.ruleset or given:
-            raise TcgError(f"--resume continues the match its log records; drop "
-                           f"{', '.join(given) or 'the ruleset'}")
+            raise TcgError("err.resume_drop", flags=", ".join(given)) if given else \
+                TcgError("err.resume_ruleset")
         setup = read_log(args.resume)[1]
     elif args.ruleset is None:
-        raise TcgError("give a ruleset (a bundled id or a file) or --resume LOG")
+        raise TcgError("err.give_ruleset")
     else:
         if args.turns is not None and args.turns < 1:
-            raise TcgError(f"--turns must be at least 1, got {args.turns}")
+            raise TcgError("err.turns", n=args.turns)
         setup = MatchSetup(args.ruleset, args.deck or [], args.seed or 0,
                            (args.agents or "default,default").split(","), args.turns,
                            chosen_options(args.ruleset, options.parse(args.option), "--option: "))
@@ -295,8 +297,24 @@ def _play(args: argparse.Namespace) -> int:
     winner = "draw" if r.winner is None else f"P{r.winner + 1} wins"
     rule = f" [rule {r.ref}]" if r.ref else ""
     reason = "" if r.reason in (winner, "", None) else f" — {r.reason}"  # (not "P2 wins — P2 wins")
+    if not args.quiet:  # (--quiet: only the result line)
+        _say_result(r)
     print(f"result: {winner}{reason}{rule} after {r.turns} turns")
     return 0
+
+
+def _say_result(r: Result) -> None:
+    """The end of the match in the reader's language, above the `result:` line scripts read
+    (which is that sentence in English: nothing more to say in English)."""
+    from interpreter.words.ui import lang, reason, tr
+
+    if lang() == "en":
+        return
+    winner = tr("ui.match_draw") if r.winner is None else tr("win", player=f"P{r.winner + 1}")
+    why = reason(r.reason) if r.reason else ""
+    said = winner if why in ("", winner) else tr("ui.match_why", winner=winner, reason=why)
+    rule = tr("ui.match_rule", ref=r.ref) if r.ref else ""
+    print(tr("ui.match_over", turns=r.turns, said=said, rule=rule))
 
 
 def _check_log(log: str, setup) -> None:
@@ -319,7 +337,7 @@ def _check(args: argparse.Namespace) -> int:
         print(text)
         return 0
     if not args.paths:
-        raise TcgError("give the files or folders to check")
+        raise TcgError("err.give_paths")
     report = check_paths([Path(p) for p in args.paths])
     rendered = render(report, args.format, waivers=args.waivers)
     if rendered:
@@ -422,16 +440,16 @@ def _simulate(args: argparse.Namespace) -> int:
     _use_lang(args)
     check_backend(args.backend, args.address)
     if args.decks and args.option:
-        raise TcgError("--option plays one pair with the chosen readings: use it with --deck, not --decks")
+        raise TcgError("err.option_decks")
     chosen = chosen_options(args.ruleset, options.parse(args.option), "--option: ")
     if args.chunk is not None and args.chunk < 1:
-        raise TcgError("--chunk must be at least 1")
+        raise TcgError("err.chunk")
     if args.decks and args.deck:
-        raise TcgError("give either --deck (one pair) or --decks DIR (a round robin), not both")
+        raise TcgError("err.deck_and_decks")
     if args.decks and args.swap:
-        raise TcgError("--swap changes deck A of one pair: use it with --deck, not --decks")
+        raise TcgError("err.swap_decks")
     if args.decks and args.check_skill is not None:
-        raise TcgError("--check-skill checks one pair: use it with --deck, not --decks")
+        raise TcgError("err.skill_decks")
     agents = [a.strip() for a in args.agents.split(",")]
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
@@ -509,6 +527,7 @@ def _plot(draw) -> list[Path]:
     """Plots are a bonus: without matplotlib the results stand, with a note on stderr."""
     from interpreter.diagnostics import TcgError
     from interpreter.run import plots
+    from interpreter.words.ui import tr
 
     try:
         written = draw()
@@ -517,7 +536,7 @@ def _plot(draw) -> list[Path]:
             print(f"note: {note}", file=sys.stderr)
         return written
     except TcgError as e:
-        print(f"note: no plots: {e}", file=sys.stderr)
+        print(tr("ui.no_plots", message=e.said()), file=sys.stderr)
         return []
 
 
@@ -584,7 +603,7 @@ def _train(args: argparse.Namespace) -> int:
     from interpreter.diagnostics import TcgError
 
     if not args.minutes > 0 or args.games < 1:
-        raise TcgError("--minutes must be positive and --games at least 1")
+        raise TcgError("err.train_budget")
     weights, path = train(args.ruleset, args.deck, args.minutes, args.games, args.seed,
                           lambda line: print(line, flush=True), args.out)
     print(f"wrote {path}: {weights}")
@@ -609,7 +628,7 @@ def _lsp(args: argparse.Namespace) -> int:
     try:
         from interpreter.lsp.server import main as serve
     except ImportError as e:
-        raise TcgError(f"the language server needs pygls ({e}): pip install -e '.[lsp]'") from None
+        raise TcgError("err.pygls", reason=e) from None
     _use_lang(args)
     serve()
     return 0

@@ -105,7 +105,30 @@ def _caret_pad(text: str, col: int) -> str:
 
 
 class TcgError(Exception):
-    """Root of every error this package raises on purpose."""
+    """Root of every error this package raises on purpose.
+
+    Raised with a catalog key and its values (`TcgError("err.turns", n=0)`, the entries in
+    words/errors.py) it is said in the chosen language where the CLI prints it (`said()`);
+    str() is the English, what logs and tests read. Raised with a plain
+    message (the sites tests/test_ui_words.py still lists), it is shown as written."""
+
+    def __init__(self, message: str = "", /, **values: object) -> None:
+        self.key = message if message.startswith("err.") else None
+        self.values = values
+        super().__init__(self._in("en") if self.key else message)
+
+    def _in(self, lang: str) -> str:
+        from interpreter.words import errors
+
+        return errors.say(self.key or "", lang, self.values)
+
+    def said(self) -> str:
+        """The message in the chosen language (words/ui.py)."""
+        if self.key is None:
+            return str(self)
+        from interpreter.words.ui import lang
+
+        return self._in(lang())
 
 
 class DiagnosticError(TcgError):

@@ -15,7 +15,7 @@ import pytest
 from interpreter.check.files import check_paths
 from interpreter.cli import main
 from interpreter.diagnostics import Diagnostic
-from interpreter.words import catalog, diag, ui
+from interpreter.words import catalog, diag, errors, ui
 from interpreter.words.phrases import PLACEHOLDER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +79,7 @@ def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
     assert re.match(r"result: A .+ — 2 games$", lines[-1])  # the contract line, as it is
     body = "\n".join(lines[:-1])
     assert "結果（95% Wilson区間）" in body and "先攻は決着した" in body
+    assert "エージェント：A " in body and "がプレイ" in body and "ポイント" in body
     # (a ruleset's own end reason is its data: ucb's is written in English)
     leaked = [s for s in english_fixed_strings() if " " in s and re.search(rf"\b{re.escape(s)}\b", body)]
     assert leaked == []
@@ -86,8 +87,12 @@ def test_simulate_reports_in_japanese_with_its_result_line(capsys) -> None:
 
 # ---- no literal English in the code that prints ----
 
-# the files (and functions: None is all of them) whose printing is a person's reading
+# the files (and functions: None is all of them) whose printing is a person's reading: what
+# they print, what they return (a line made for printing: report.agents_line) and the words
+# they store for a report (skill.check's conclusions)
 SCANNED = {"interpreter/run/report.py": None, "interpreter/run/narrate.py": None,
+           "interpreter/run/skill.py": {"_lead", "_pts", "check", "verdict"},
+           "interpreter/agents/budget.py": {"in_words"},
            "interpreter/agents/basic.py": {"choose", "_answer", "_card_text", "_numbering"},
            "interpreter/cli.py": {"main", "_check", "_test", "_print_outcome", "_play"},
            "interpreter/diagnostics.py": {"render", "header"},
@@ -95,7 +100,8 @@ SCANNED = {"interpreter/run/report.py": None, "interpreter/run/narrate.py": None
 PRINTS = {"print", "add_column", "add_row", "Table", "TextColumn", "Text", "append"}
 # the lines scripts read, kept as they are (`{}`: a value)
 CONTRACT = re.compile(r"result: .*|swap: .*|ok   \{\}: \{\}|FAIL \{\}: \{\}|\{\} passed, \{\} failed"
-                      r"|\{\}:\{\}:\{\}: \{\}\[\{\}\]: \{\}")
+                      r"|\{\}:\{\}:\{\}: \{\}\[\{\}\]: \{\}"
+                      r"|\{\}:\{\}:\{\}: waived\[\{\}\]: \{\}\n  = \{\}: \{\}")
 
 
 def _literal(node: ast.AST) -> list[str]:
@@ -108,7 +114,23 @@ def _literal(node: ast.AST) -> list[str]:
         return _literal(node.left) + _literal(node.right)
     if isinstance(node, ast.IfExp):
         return _literal(node.body) + _literal(node.orelse)
+    if isinstance(node, ast.Tuple):
+        return [t for e in node.elts for t in _literal(e)]
     return []  # a call (tr(...), say(...)), a name: words from the catalog or data
+
+
+def _printed(node: ast.AST) -> list[ast.expr]:
+    """The values `node` prints, returns or stores as a report's words."""
+    if isinstance(node, ast.Return) and node.value is not None:
+        return [node.value]
+    if isinstance(node, ast.Dict):
+        return [v for k, v in zip(node.keys, node.values, strict=True)
+                if isinstance(k, ast.Constant) and k.value in ("conclusion", "run", "stronger")]
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name in PRINTS:
+            return [*node.args, *(k.value for k in node.keywords if k.arg == "title")]
+    return []
 
 
 def _printed_english(path: str, functions: set[str] | None) -> list[str]:
@@ -117,13 +139,8 @@ def _printed_english(path: str, functions: set[str] | None) -> list[str]:
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef) or (functions is not None and fn.name not in functions):
             continue
-        for call in ast.walk(fn):
-            if not isinstance(call, ast.Call):
-                continue
-            name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
-            if name not in PRINTS:
-                continue
-            for arg in [*call.args, *(k.value for k in call.keywords if k.arg == "title")]:
+        for node in ast.walk(fn):
+            for arg in _printed(node):
                 for text in _literal(arg):
                     if re.search(r"[A-Za-z]{3,}", text) and not CONTRACT.fullmatch(text):
                         found.append(f"{path}:{arg.lineno}: {text!r}")
@@ -244,3 +261,92 @@ def test_every_written_diagnostic_message_has_a_template() -> None:
                and diag.translated(text, "ja") is None
                and diag.translated(text.replace(": X", ": file is empty"), "ja") is None]
     assert missing == []
+
+
+# ---- every plain error (`error: ...`) has catalog words ----
+
+# the modules whose TcgErrors still carry a plain English message, and how many: this list
+# may only shrink (move a site to a key in words/errors.py and lower or drop its count)
+PLAIN_ERRORS = {"interpreter/agents/basic.py": 7, "interpreter/agents/default.py": 2,
+                "interpreter/agents/greedy.py": 2, "interpreter/agents/mcts.py": 5,
+                "interpreter/agents/train.py": 1, "interpreter/check/files.py": 1,
+                "interpreter/check/schema_gen.py": 1, "interpreter/engine/chance.py": 2,
+                "interpreter/engine/game.py": 1, "interpreter/engine/kernel.py": 1,
+                "interpreter/engine/state.py": 1, "interpreter/rl/__init__.py": 1,
+                "interpreter/run/ablation.py": 5, "interpreter/run/backends.py": 5,
+                "interpreter/run/logs.py": 14, "interpreter/run/match.py": 2,
+                "interpreter/run/outputs.py": 12, "interpreter/run/plots.py": 2,
+                "interpreter/run/roundrobin.py": 3, "interpreter/run/scenario.py": 6,
+                "interpreter/table/results.py": 4, "interpreter/table/serve.py": 4,
+                "interpreter/table/session.py": 1, "interpreter/words/cards.py": 2}
+
+
+def _raised_errors() -> tuple[list[str], dict[str, int]]:
+    """The keys TcgError is raised with, and the sites (per module) raising it with English."""
+    keys, plain = [], {}
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "TcgError"):
+                continue
+            first = call.args[0] if call.args else None
+            if isinstance(first, ast.Constant) and str(first.value).startswith("err."):
+                keys.append(first.value)
+            else:
+                where = str(path.relative_to(ROOT))
+                plain[where] = plain.get(where, 0) + 1
+    return keys, plain
+
+
+def test_every_error_raised_with_a_key_has_its_words_and_the_plain_ones_only_shrink() -> None:
+    keys, plain = _raised_errors()
+    assert len(keys) > 25 and [k for k in keys if k not in catalog.entries()] == []
+    assert {m: n for m, n in plain.items() if n > PLAIN_ERRORS.get(m, 0)} == {}
+    # (the commands' own modules: every error in words)
+    assert {m for m in plain} & {"interpreter/cli.py", "interpreter/run/simulate.py",
+                                 "interpreter/run/skill.py", "interpreter/load/options.py"} == set()
+
+
+def test_a_plain_error_reads_in_the_chosen_language(capsys) -> None:
+    assert main(["simulate", "ucb", "--turns", "0", "--lang", "ja"]) == 2
+    assert capsys.readouterr().err == "エラー：--turnsは1以上にしてください（0が指定されました）\n"
+    assert main(["simulate", "ucb", "--option", "reversed_abilitie=x", "--lang", "ja"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("エラー：--option: ルールセットに選択肢'reversed_abilitie'はありません")
+    assert said.endswith("。もしかして：'reversed_abilities'\n")  # (the hint in words too)
+    assert main(["simulate", "ucb", "--turns", "0", "--lang", "en"]) == 2
+    assert capsys.readouterr().err == "error: --turns must be at least 1, got 0\n"
+    assert errors.say("err.turns", "en", {"n": 0}) == "--turns must be at least 1, got 0"
+
+
+# ---- the code's English pieces inside a Japanese diagnostic ----
+
+def _unquoted(text: str) -> str:
+    return re.sub(r"'[^']*'|`[^`]*`|\"[^\"]*\"|「[^」]*」", "", text)
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_english_piece_from_the_code_is_left_in_a_japanese_diagnostic(path: Path) -> None:
+    pieces = re.compile("|".join(rf"\b{re.escape(f)}\b" for f in diag.FRAGMENTS if " " in f)
+                        + r"|\b(?:and|or)\b")
+    said = [diag.say(t, "ja") for d in check_paths([path]).diagnostics for t in _texts(d)]
+    assert [s for s in said if pieces.search(_unquoted(s))] == []
+
+
+def test_the_pieces_a_message_is_filled_with_are_said_in_words() -> None:
+    expected = "expected '(', 'true', a name, a number, a string"
+    assert diag.say(expected, "ja") == "'('、'true'、名前、数、文字列が必要です"
+    assert diag.say("ruleset must be text, got a list", "ja") == \
+        "rulesetはテキストでなければなりません（リストです）"
+    assert diag.say("the deck holds action, equipment and field cards only (this deck has 1)", "ja") \
+        .startswith("deckに入れられるのはaction、equipmentとfieldの")
+    # (code is said as written)
+    assert diag.say("'draw' needs x == 1 or y", "ja") == "'draw'にはx == 1 or yが必要です"
+
+
+def test_the_end_of_a_match_is_said_in_japanese_above_its_result_line(capsys) -> None:
+    assert main(["play", "ucb", "--agents", "random,random", "--seed", "1", "--lang", "ja"]) == 0
+    *_, said, result = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"result: P\d wins — P\d loses: .+ after \d+ turns", result)  # (the contract)
+    assert re.match(r"試合終了（\d+ターン）：P\dの勝利（P\dの敗北：", said) and "［ルール：" in said
+    assert main(["play", "ucb", "--agents", "random,random", "--seed", "1", "--lang", "en"]) == 0
+    assert not capsys.readouterr().out.splitlines()[-2].startswith("the match is over")

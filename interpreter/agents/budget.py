@@ -10,6 +10,8 @@ kind with FACTOR times the budget; an agent without a budget (random, first) is 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from interpreter.agents.basic import make_agent
 
 FACTOR = 4  # --check-skill's budget: this many times the worlds, iterations or seconds
@@ -41,6 +43,18 @@ def describe(name: str) -> str:
     if not spent:
         return kind
     return f"{kind} ({', '.join(f'{k}={v:g}' for k, v in spent.items())})"
+
+
+def in_words(agent: dict) -> str:
+    """A report's agent (summary.json's `agents` entry) in the chosen language: its kind (a
+    name, as typed) and its budget and weights in words."""
+    from interpreter.words.ui import tr
+
+    parts = [tr(f"ui.budget.{k}", n=f"{v:g}") for k, v in agent["budget"].items()]
+    if agent.get("weights"):
+        parts.append(tr("ui.budget.weights", name=Path(agent["weights"]).name))
+    kind = agent["agent"].partition(":")[0]
+    return tr("ui.budget", kind=kind, budget=tr("comma").join(parts)) if parts else kind
 
 
 def stronger(name: str, factor: int = FACTOR) -> str:

@@ -23,7 +23,7 @@ def parse(pairs: Iterable[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, choice = pair.partition("=")
         if not sep or not name.strip() or not choice.strip():
-            raise TcgError(f"--option {pair!r}: write NAME=CHOICE (e.g. --option damage=printed)")
+            raise TcgError("err.option_form", pair=repr(pair))
         out[name.strip()] = choice.strip()
     return out
 
@@ -41,21 +41,16 @@ def normalize(raw: Any, chosen: Mapping[str, str], where: str = "") -> Chosen:
     for name, choice in chosen.items():
         spec = options.get(name)
         if spec is None:
-            known = ", ".join(options) or "none"
-            raise TcgError(f"{where}the ruleset has no option {name!r} (its options: {known})"
-                           + _hint(name, options))
+            raise TcgError("err.no_option", where=where, name=repr(name), known=", ".join(options) or "—",
+                           hint=did_you_mean(name, set(options)))
         choices = spec.get("choices") or {}
         if choice not in choices:
-            raise TcgError(f"{where}option {name!r} has no choice {choice!r} "
-                           f"(choices: {', '.join(map(str, choices))})" + _hint(choice, choices))
+            raise TcgError("err.no_choice", where=where, name=repr(name), choice=repr(choice),
+                           known=", ".join(map(str, choices)),
+                           hint=did_you_mean(choice, set(map(str, choices))))
         if choice != spec.get("default"):
             out.append((name, choice))
     return tuple(sorted(out))
-
-
-def _hint(word: str, known: Iterable[str]) -> str:
-    hint = did_you_mean(word, set(map(str, known)))
-    return f"; {hint}" if hint else ""
 
 
 def check(doc: Doc) -> list[Diagnostic]:

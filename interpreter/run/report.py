@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from interpreter.agents.budget import in_words
 from interpreter.run.cards import NEVER_PLAYED_DRAWN, NEVER_PLAYED_RATE, never_played
 from interpreter.run.stats import text_histogram
 from interpreter.words.ui import reason as ui_reason
@@ -80,8 +81,13 @@ def _ci(r: dict) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f}%" if r["n"] else "—"
 
 
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f} pts"
+    """Points of a readable line (the contract lines write theirs as `_signed(x) pts`)."""
+    return tr("ui.pts", n=_signed(x))
 
 
 def render(run, seconds: float, plots: Sequence[Path] = (), out=None, skill: dict | None = None
@@ -169,26 +175,26 @@ def render_skill(console: Console, doc: dict) -> None:
     """--check-skill: each conclusion beside the stronger play's figure, then the verdict."""
     from interpreter.run.skill import verdict
 
-    who = ", ".join(f"{key} by {a['described']}" for key, a in doc["agents"].items())
-    t = Table(title=Text(f"skill check: seeds {doc['seeds'][0]}..{doc['seeds'][1]} played again with "
-                         f"{doc['factor']}× the budget, {who}; {doc['seconds']:.1f} s"),
+    who = tr("comma").join(tr("ui.skill_by", key=key, who=in_words(a)) for key, a in doc["agents"].items())
+    t = Table(title=Text(tr("ui.skill_title", first=doc["seeds"][0], last=doc["seeds"][1],
+                            factor=doc["factor"], who=who, seconds=f"{doc['seconds']:.1f}")),
               title_justify="left")
-    for col in ("conclusion", "this run", "stronger play", "holds"):
-        t.add_column(col)
+    for col in ("conclusion", "run", "stronger", "holds"):
+        t.add_column(tr(f"ui.skill_col.{col}"))
     for row in doc["conclusions"]:
-        holds = {True: "yes", False: "NO", None: "not measured"}[row["holds"]]
+        holds = tr({True: "ui.skill_yes", False: "ui.skill_no", None: "ui.not_measured"}[row["holds"]])
         t.add_row(*(Text(x) for x in (row["conclusion"], row["run"], row["stronger"], holds)))
     console.print(t)
     if doc["errors"]:
-        console.print(f"{doc['errors']} of the check's matches raised errors (see its results)",
-                      highlight=False, markup=False)
+        console.print(tr("ui.skill_errors", n=doc["errors"]), highlight=False, markup=False)
     console.print(verdict(doc), highlight=False, markup=False)
 
 
 def agents_line(s: dict) -> str:
     """Who played each deck, with their budgets: every figure below is these players'."""
-    return "agents: " + ", ".join(f"{key} {s['decks'][key]['name']} played by {a['described']}"
-                                  for key, a in s["agents"].items())
+    return tr("ui.agents", who=tr("comma").join(
+        tr("ui.played_by", key=key, name=s["decks"][key]["name"], who=in_words(a))
+        for key, a in s["agents"].items()))
 
 
 def result_line(s: dict) -> str:
@@ -196,7 +202,7 @@ def result_line(s: dict) -> str:
     fp = s["first_player"]
     return (f"result: A {a['name']} {_pct(a['win'])} [{_ci(a['win'])}], B {b['name']} {_pct(b['win'])} "
             f"[{_ci(b['win'])}], draws {_pct(s['draw'])}, timeouts {_pct(s['timeouts'])}, "
-            f"first player {_pts(fp['advantage'])}, errors {s['errors']['count']} "
+            f"first player {_signed(fp['advantage'])} pts, errors {s['errors']['count']} "
             f"— {s['games']} games")
 
 
@@ -230,9 +236,8 @@ def round_robin_agents(rr) -> str:
     """Who played: one agent for every deck, or the pair's first deck's and the other's."""
     a, b = next(iter(rr.runs.values())).summary["agents"].values()
     if a["described"] == b["described"]:
-        return f"agents: every deck played by {a['described']}"
-    return (f"agents: in each pair, the deck whose file sorts first played by {a['described']}, "
-            f"the other by {b['described']}")
+        return tr("ui.rr_agents_same", who=in_words(a))
+    return tr("ui.rr_agents", a=in_words(a), b=in_words(b))
 
 
 def _opt(x: float | None) -> str:
@@ -291,7 +296,8 @@ def render_ablation(changed, ablation: dict, out=None) -> None:
 
 
 def swap_line(deck: str, swaps: str, a: dict) -> str:
-    return (f"swap: {deck} with {swaps}: win rate {_pts(a['difference'])} (95% CI {_pts(a['low'])} "
-            f"to {_pts(a['high'])}), {100 * a['before']:.1f}% -> {100 * a['after']:.1f}%, "
+    return (f"swap: {deck} with {swaps}: win rate {_signed(a['difference'])} pts (95% CI "
+            f"{_signed(a['low'])} pts to {_signed(a['high'])} pts), "
+            f"{100 * a['before']:.1f}% -> {100 * a['after']:.1f}%, "
             f"better in {a['better']} and worse in {a['worse']} of {a['games']} paired games, "
             f"exact McNemar p = {a['p_value']:.3g}")

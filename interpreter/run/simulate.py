@@ -69,20 +69,20 @@ def make_plan(ruleset: str, decks: list[str], agents: list[str], seed: int, game
     from interpreter.run.match import resolve_decks
 
     if games < 1:
-        raise TcgError("--games must be at least 1")
+        raise TcgError("err.games")
     if turns is not None and turns < 1:
-        raise TcgError(f"--turns must be at least 1, got {turns}")
+        raise TcgError("err.turns", n=turns)
     if len(agents) == 1:
         agents = agents * 2
     if len(agents) != 2:
-        raise TcgError(f"--agents takes two names (deck A's, deck B's), got {len(agents)}")
+        raise TcgError("err.agents_two", n=len(agents))
     if any(is_human(a) for a in agents):
-        raise TcgError("simulate plays AI agents only; use `tcg play` to play by hand")
+        raise TcgError("err.agents_human")
     for a in agents:
         make_agent(a, 0)  # unknown names fail here, with the list of known ones
     game = load_game(ruleset, chosen=options)
     if game.ruleset.players != 2:
-        raise TcgError(f"simulate supports two-player games; this one has {game.ruleset.players}")
+        raise TcgError("err.two_players", n=game.ruleset.players)
     loaded = resolve_decks(game, ruleset, decks)
     digest = hashlib.sha256(json.dumps([d.sections for d in loaded], ensure_ascii=False,
                                        sort_keys=True).encode()).hexdigest()[:16]
@@ -260,17 +260,14 @@ def _earlier(out: Path, plan: Plan, resume: bool) -> dict[int, dict]:
     if not (out / RESULTS).exists():
         return {}
     if not resume:
-        raise TcgError(f"{out / RESULTS} already exists; pass --resume to continue that run "
-                       "or choose another --out")
+        raise TcgError("err.out_exists", path=out / RESULTS)
     if not (out / RUN).exists():
-        raise TcgError(f"{out} holds {RESULTS} but no {RUN}: which run its matches belong to is "
-                       "unknown, and a resume would mix two runs; choose another --out")
+        raise TcgError("err.out_no_run", out=out, results=RESULTS, run=RUN)
     records = read_results(out, plan)
     beyond = sorted(i for i in records if not 0 <= i < plan.games)
     if beyond:
-        raise TcgError(f"{out} holds {len(records)} finished matches, up to match {beyond[-1]}; "
-                       f"--games {plan.games} would drop {len(beyond)} of them: give --games "
-                       f"{beyond[-1] + 1} or more")
+        raise TcgError("err.out_beyond", out=out, n=len(records), last=beyond[-1], games=plan.games,
+                       dropped=len(beyond), least=beyond[-1] + 1)
     return records
 
 
@@ -282,13 +279,12 @@ def read_results(out: Path, plan: Plan) -> dict[int, dict]:
         try:
             before = json.loads(run.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as e:
-            raise TcgError(f"cannot read {run}: {e}") from None
+            raise TcgError("err.cannot_read", path=run, reason=e) from None
         mine = _plan_doc(plan)
         # (keys of both: a run with options is not one without)
         diff = [k for k in {**before, **mine} if before.get(k) != mine.get(k) and k != "names"]
         if diff:
-            raise TcgError(f"{out} holds a different run ({', '.join(diff)} differ); "
-                           "use another --out, or drop --resume to start afresh elsewhere")
+            raise TcgError("err.other_run", out=out, keys=", ".join(diff))
     records: dict[int, dict] = {}
     path = out / RESULTS
     if not path.exists():
@@ -388,9 +384,9 @@ def simulate(plan: Plan, workers: int | None = None, backend: str = "local", out
     cluster's CPUs (with `address`). A `pool` given is used (and left open) instead.
     """
     if workers is not None and workers < 1:
-        raise TcgError("--workers must be at least 1")
+        raise TcgError("err.workers")
     if resume and out is None:
-        raise TcgError("--resume needs --out DIR (it continues DIR/results.jsonl)")
+        raise TcgError("err.resume_out")
     check_backend(backend, address)
     lock, kept = _open_out(out, plan, resume)
     todo = [i for i in range(plan.games) if i not in kept]

@@ -22,6 +22,7 @@ from pathlib import Path
 from interpreter.agents.budget import FACTOR, stronger
 from interpreter.diagnostics import TcgError
 from interpreter.run import outputs
+from interpreter.words.ui import tr
 
 SKILL_DIR, SKILL_JSON = "skill", "skill.json"
 SHARE, LEAST = 20, 20  # --check-skill alone: 20% of the matches, at least 20 (all, if fewer)
@@ -36,12 +37,9 @@ def sample_size(games: int, asked: str | None) -> int:
     try:
         n = math.ceil(games * float(text[:-1]) / 100) if text.endswith("%") else int(text)
     except ValueError:
-        raise TcgError(f"--check-skill takes a number of games or a share such as 20%, got "
-                       f"{asked!r} (give it after the ruleset: tcg simulate RULESET --check-skill)"
-                       ) from None
+        raise TcgError("err.skill_sample", asked=repr(asked)) from None
     if not 1 <= n <= games:
-        raise TcgError(f"--check-skill {asked}: replays between 1 and --games ({games}) matches, "
-                       f"here {n}")
+        raise TcgError("err.skill_range", asked=asked, games=games, n=n)
     return n
 
 
@@ -57,8 +55,7 @@ def check_out(out: Path | None, resume: bool) -> Path | None:
     if out is None:
         return None
     if not resume and (out / SKILL_DIR / RESULTS).exists():
-        raise TcgError(f"{out / SKILL_DIR / RESULTS} already exists; pass --resume to continue that "
-                       "check or choose another --out")
+        raise TcgError("err.skill_exists", path=out / SKILL_DIR / RESULTS)
     return out / SKILL_DIR
 
 
@@ -72,10 +69,11 @@ def _lead(summary: dict) -> tuple[int, str]:
     a, b = decks["A"]["win"], decks["B"]["win"]
     sign = _sign(a["rate"] - b["rate"])
     if sign == 0:
-        return 0, f"neither ({100 * a['rate']:.0f}% each)"
+        return 0, tr("ui.skill_neither", pct=f"{100 * a['rate']:.0f}")
     key = "A" if sign > 0 else "B"
     won = decks[key]["win"]
-    return sign, f"{key} {decks[key]['name']} ({100 * won['rate']:.0f}% of {won['n']})"
+    return sign, tr("ui.skill_lead", key=key, name=decks[key]["name"], pct=f"{100 * won['rate']:.0f}",
+                    n=won["n"])
 
 
 def _extremes(cards: list[dict]) -> list[tuple[str, dict]]:
@@ -102,7 +100,7 @@ def _measured(row: dict | None) -> float | None:
 
 
 def _pts(x: float | None) -> str:
-    return "not measured" if x is None else f"IWD {100 * x:+.1f} pts"
+    return tr("ui.not_measured") if x is None else tr("ui.skill_iwd", pts=f"{100 * x:+.1f}")
 
 
 def check(run, strong, seconds: float = 0.0) -> dict:
@@ -111,12 +109,12 @@ def check(run, strong, seconds: float = 0.0) -> dict:
     rows = []
     sign, said = _lead(run.summary)
     strong_sign, strong_said = _lead(strong.summary)
-    rows.append({"conclusion": "deck winner", "run": said, "stronger": strong_said,
+    rows.append({"conclusion": tr("ui.skill_winner"), "run": said, "stronger": strong_said,
                  "holds": sign == strong_sign})
     theirs = {(r["deck"], r["card"]): r for r in strong.cards}
     for which, r in _extremes(run.cards):
         other = _measured(theirs.get((r["deck"], r["card"])))
-        rows.append({"conclusion": f"IWD sign, {which} card of {r['deck']}: {r['card']}",
+        rows.append({"conclusion": tr(f"ui.skill_{which}", deck=r["deck"], card=r["card"]),
                      "run": _pts(r["iwd"]), "stronger": _pts(other),
                      "holds": None if other is None else _sign(r["iwd"]) == _sign(other)})
     failed = [row["conclusion"] for row in rows if row["holds"] is False]
@@ -129,11 +127,10 @@ def check(run, strong, seconds: float = 0.0) -> dict:
 
 def verdict(doc: dict) -> str:
     """The check in one plain sentence (the report's `skill check:` line)."""
-    replayed = f"{doc['games']} of {doc['of']} matches replayed with {doc['factor']}× the budget"
+    replayed = tr("ui.skill_replayed", games=doc["games"], of=doc["of"], factor=doc["factor"])
     if doc["holds"]:
-        return f"skill check: the conclusions hold with stronger play ({replayed})"
-    return (f"skill check: not all conclusions hold with stronger play ({'; '.join(doc['failed'])}): "
-            f"these figures reflect weak play ({replayed})")
+        return tr("ui.skill_holds", replayed=replayed)
+    return tr("ui.skill_fails", failed=tr("ui.semicolon").join(doc["failed"]), replayed=replayed)
 
 
 def write_check(out: Path, doc: dict) -> None:

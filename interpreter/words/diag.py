@@ -352,7 +352,45 @@ MESSAGES: dict[str, dict[str, str]] = {
     "option {name}: the default {value} is not one of its choices":
         {"ja": "オプション{name}：既定値{value}は選択肢のどれでもありません"},
     "choices: {names}": {"ja": "選択肢：{names}"},
+    "`state_checks: priority` needs `timing: priority`":
+        {"ja": "`state_checks: priority`には`timing: priority`が必要です"},
 }
+
+
+# The English pieces the stages put into a message's placeholders (the parser's and the
+# checkers' names of kinds of value, the schema's types) -> {language: translation}; a
+# placeholder's value that is one of them, or a list of them (`a name, a number or 'x'`), is
+# said in the reader's language too: a Japanese sentence with no English made by the code.
+FRAGMENTS: dict[str, dict[str, str]] = {
+    "a name": {"ja": "名前"}, "a number": {"ja": "数"}, "a string": {"ja": "文字列"},
+    "end of text": {"ja": "テキストの終わり"}, "text": {"ja": "テキスト"}, "a text": {"ja": "テキスト"},
+    "an integer": {"ja": "整数"}, "a mapping (key: value)": {"ja": "マッピング（キー: 値）"},
+    "a mapping": {"ja": "マッピング"}, "a list": {"ja": "リスト"}, "empty": {"ja": "空"},
+    "anything": {"ja": "任意の値"}, "cards": {"ja": "カード"}, "the players": {"ja": "プレイヤー"},
+    "zones": {"ja": "場所"}, "an ability": {"ja": "能力"}, "a card": {"ja": "カード"},
+    "a player": {"ja": "プレイヤー"}, "a zone": {"ja": "場所"}, "a bool": {"ja": "真偽値"},
+    "a boolean": {"ja": "真偽値"}, "nothing": {"ja": "なし"},
+}
+JOINERS = {"ja": {", ": "、", " and ": "と", " or ": "か"}}
+_ITEM = r"(?:'[^']*'|[^,']+?)"
+_LIST = re.compile(rf"({_ITEM})((?:, {_ITEM})*)(?: (and|or) ({_ITEM}))?")
+
+
+def _fragment(value: str, lang: str) -> str:
+    """A placeholder's value with the code's English pieces in `lang` (others as written)."""
+    if value in FRAGMENTS:
+        return FRAGMENTS[value].get(lang, value)
+    m = _LIST.fullmatch(value)
+    if m is None or lang not in JOINERS:
+        return value
+    items = [m[1], *re.findall(rf", ({_ITEM})(?=, |$)", m[2]), *([m[4]] if m[4] else [])]
+    if len(items) < 2 or not (m[3] or any(i in FRAGMENTS for i in items)) or \
+            not all(i.startswith("'") or re.fullmatch(r"[\w -]+", i) for i in items):
+        return value  # (not a list of words: effect code, say, is said as written)
+    said = [FRAGMENTS[i].get(lang, i) if i in FRAGMENTS else i for i in items]
+    joins = JOINERS[lang]
+    last = joins[f" {m[3]} "] if m[3] else joins[", "]
+    return joins[", "].join(said[:-1]) + last + said[-1]
 
 
 @cache
@@ -375,7 +413,7 @@ def translated(text: str, lang: str) -> str | None:
     for pattern, template in _patterns():
         m = pattern.fullmatch(text)
         if m:
-            values = m.groupdict()
+            values = {k: v if k == "message" else _fragment(v, lang) for k, v in m.groupdict().items()}
             if "message" in values:  # a message inside a message: translated in turn
                 inner = translated(values["message"], lang)
                 if inner is None:

@@ -60,6 +60,13 @@ T.update({
                      "ja": "このファイルは問題のあるファイルと照合されています：{header}{more}"},
     "ui.and_more": {"en": " (and {n} more)", "ja": "（他{n}件）"},
     # the terminal
+    "ui.error": {"en": "error: {message}", "ja": "エラー：{message}"},  # (words/errors.py: its message)
+    "ui.no_plots": {"en": "note: no plots: {message}", "ja": "注：グラフなし：{message}"},
+    "ui.match_over": {"en": "the match is over after {turns} turns: {said}{rule}",
+                      "ja": "試合終了（{turns}ターン）：{said}{rule}"},
+    "ui.match_why": {"en": "{winner} — {reason}", "ja": "{winner}（{reason}）"},
+    "ui.match_rule": {"en": " [rule {ref}]", "ja": "［ルール：{ref}］"},
+    "ui.match_draw": {"en": "a draw", "ja": "引き分け"},
     "ui.input_closed": {"en": "input closed", "ja": "入力が閉じられました"},
     "ui.interrupted": {"en": "interrupted", "ja": "中断しました"},
     # tcg simulate's report
@@ -145,4 +152,50 @@ T.update({
     "ui.simulating": {"en": "simulating", "ja": "シミュレーション中"},
     "ui.eta": {"en": "eta", "ja": "残り"},
     "ui.per_second": {"en": "matches/s", "ja": "試合/秒"},
+    # who played (agents/budget.py): an agent's name as typed, its budget in words
+    "ui.agents": {"en": "agents: {who}", "ja": "エージェント：{who}"},
+    "ui.played_by": {"en": "{key} {name} played by {who}", "ja": "{key} {name}は{who}がプレイ"},
+    "ui.budget": {"en": "{kind} ({budget})", "ja": "{kind}（{budget}）"},
+    "ui.budget.worlds": {"en": "worlds={n}", "ja": "世界数{n}"},
+    "ui.budget.iterations": {"en": "iterations={n}", "ja": "反復{n}回"},
+    "ui.budget.seconds": {"en": "seconds={n}", "ja": "{n}秒"},
+    "ui.budget.weights": {"en": "weights {name}", "ja": "重み{name}"},
+    "ui.rr_agents_same": {"en": "agents: every deck played by {who}",
+                          "ja": "エージェント：全デッキを{who}がプレイ"},
+    "ui.rr_agents": {"en": "agents: in each pair, the deck whose file sorts first played by {a}, "
+                           "the other by {b}",
+                     "ja": "エージェント：各組で、ファイル名順で先のデッキを{a}、もう一方を{b}がプレイ"},
+    # tcg simulate --check-skill (run/skill.py)
+    "ui.skill_by": {"en": "{key} by {who}", "ja": "{key}は{who}"},
+    "ui.skill_title": {"en": "skill check: seeds {first}..{last} played again with {factor}× the budget, "
+                             "{who}; {seconds} s",
+                       "ja": "腕前の確認：シード{first}..{last}を{factor}倍の予算で再プレイ、"
+                             "{who}。{seconds}秒"},
+    "ui.skill_col.conclusion": {"en": "conclusion", "ja": "結論"},
+    "ui.skill_col.run": {"en": "this run", "ja": "今回の実行"},
+    "ui.skill_col.stronger": {"en": "stronger play", "ja": "強いプレイ"},
+    "ui.skill_col.holds": {"en": "holds", "ja": "成り立つ"},
+    "ui.skill_yes": {"en": "yes", "ja": "はい"},
+    "ui.skill_no": {"en": "NO", "ja": "いいえ"},
+    "ui.not_measured": {"en": "not measured", "ja": "測定不能"},
+    "ui.skill_errors": {"en": "{n} of the check's matches raised errors (see its results)",
+                        "ja": "確認の{n}試合でエラー（その結果を参照）"},
+    "ui.skill_neither": {"en": "neither ({pct}% each)", "ja": "どちらでもない（各{pct}%）"},
+    "ui.skill_lead": {"en": "{key} {name} ({pct}% of {n})", "ja": "{key} {name}（{n}試合中{pct}%）"},
+    "ui.skill_iwd": {"en": "IWD {pts} pts", "ja": "IWD {pts}ポイント"},
+    "ui.skill_winner": {"en": "deck winner", "ja": "勝つデッキ"},
+    "ui.skill_strongest": {"en": "IWD sign, strongest card of {deck}: {card}",
+                           "ja": "IWDの符号、{deck}の最強カード：{card}"},
+    "ui.skill_weakest": {"en": "IWD sign, weakest card of {deck}: {card}",
+                         "ja": "IWDの符号、{deck}の最弱カード：{card}"},
+    "ui.skill_replayed": {"en": "{games} of {of} matches replayed with {factor}× the budget",
+                          "ja": "{of}試合中{games}試合を{factor}倍の予算で再プレイ"},
+    "ui.skill_holds": {"en": "skill check: the conclusions hold with stronger play ({replayed})",
+                       "ja": "腕前の確認：強いプレイでも結論は成り立つ（{replayed}）"},
+    "ui.skill_fails": {"en": "skill check: not all conclusions hold with stronger play ({failed}): "
+                             "these figures reflect weak play ({replayed})",
+                       "ja": "腕前の確認：強いプレイでは成り立たない結論がある（{failed}）：これらの数値は"
+                             "弱いプレイを反映している（{replayed}）"},
+    "ui.pts": {"en": "{n} pts", "ja": "{n}ポイント"},
+    "ui.semicolon": {"en": "; ", "ja": "；"},
 })
