@@ -15,8 +15,9 @@ RULESET = str(Path(__file__).parent / "rulesets" / "priority.yaml")
 
 
 def test_the_page_lists_the_objects_on_the_stack_top_first(browser):  # noqa: F811
-    # (seed 2: P1, clicking its first option each time, holds priority over an object by turn 6)
-    table = Table.new(load_game(RULESET), MatchSetup(RULESET, [], 2, ["human", "first"], 10))
+    # (seed 3, the first two decks: P1, clicking its first option each time, holds priority
+    # over an object by turn 5)
+    table = Table.new(load_game(RULESET), MatchSetup(RULESET, [], 3, ["human", "first"], 10))
     with seat_page(browser, table) as page:
         for _ in range(300):
             page.wait_for_selector("[data-option]:not([disabled]), [data-result]")

@@ -193,7 +193,7 @@ def test_round_robin_plays_every_pair_into_a_matrix(tmp_path):
     (decks / "aka_ni.yaml").write_text(re.sub(r"(?m)^name: .*$", "name: 赤の二", text), encoding="utf-8")
     out = tmp_path / "out"
     r = tcg("simulate", "ucb", "--decks", str(decks), "--games", "6", "--workers", "1", "--seed", "3",
-            "--out", str(out))
+            "--agents", "random,random", "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1].startswith("result: 3 decks, best ")
     assert "round robin of 3 decks, 3 pairs, 18 games" in r.stdout and "overall" in r.stdout
