@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interpreter.engine.state import Result
     from interpreter.run.scenario import Outcome
 
 # every agent name (interpreter.agents.basic.AGENTS, which a test keeps equal: importing the
@@ -297,24 +296,8 @@ def _play(args: argparse.Namespace) -> int:
     winner = "draw" if r.winner is None else f"P{r.winner + 1} wins"
     rule = f" [rule {r.ref}]" if r.ref else ""
     reason = "" if r.reason in (winner, "", None) else f" — {r.reason}"  # (not "P2 wins — P2 wins")
-    if not args.quiet:  # (--quiet: only the result line)
-        _say_result(r)
     print(f"result: {winner}{reason}{rule} after {r.turns} turns")
     return 0
-
-
-def _say_result(r: Result) -> None:
-    """The end of the match in the reader's language, above the `result:` line scripts read
-    (which is that sentence in English: nothing more to say in English)."""
-    from interpreter.words.ui import lang, reason, tr
-
-    if lang() == "en":
-        return
-    winner = tr("ui.match_draw") if r.winner is None else tr("win", player=f"P{r.winner + 1}")
-    why = reason(r.reason) if r.reason else ""
-    said = winner if why in ("", winner) else tr("ui.match_why", winner=winner, reason=why)
-    rule = tr("ui.match_rule", ref=r.ref) if r.ref else ""
-    print(tr("ui.match_over", turns=r.turns, said=said, rule=rule))
 
 
 def _check_log(log: str, setup) -> None:

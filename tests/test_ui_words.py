@@ -341,12 +341,3 @@ def test_the_pieces_a_message_is_filled_with_are_said_in_words() -> None:
         .startswith("deckに入れられるのはaction、equipmentとfieldの")
     # (code is said as written)
     assert diag.say("'draw' needs x == 1 or y", "ja") == "'draw'にはx == 1 or yが必要です"
-
-
-def test_the_end_of_a_match_is_said_in_japanese_above_its_result_line(capsys) -> None:
-    assert main(["play", "ucb", "--agents", "random,random", "--seed", "1", "--lang", "ja"]) == 0
-    *_, said, result = capsys.readouterr().out.splitlines()
-    assert re.fullmatch(r"result: P\d wins — P\d loses: .+ after \d+ turns", result)  # (the contract)
-    assert re.match(r"試合終了（\d+ターン）：P\dの勝利（P\dの敗北：", said) and "［ルール：" in said
-    assert main(["play", "ucb", "--agents", "random,random", "--seed", "1", "--lang", "en"]) == 0
-    assert not capsys.readouterr().out.splitlines()[-2].startswith("the match is over")

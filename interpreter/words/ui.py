@@ -62,11 +62,6 @@ T.update({
     # the terminal
     "ui.error": {"en": "error: {message}", "ja": "エラー：{message}"},  # (words/errors.py: its message)
     "ui.no_plots": {"en": "note: no plots: {message}", "ja": "注：グラフなし：{message}"},
-    "ui.match_over": {"en": "the match is over after {turns} turns: {said}{rule}",
-                      "ja": "試合終了（{turns}ターン）：{said}{rule}"},
-    "ui.match_why": {"en": "{winner} — {reason}", "ja": "{winner}（{reason}）"},
-    "ui.match_rule": {"en": " [rule {ref}]", "ja": "［ルール：{ref}］"},
-    "ui.match_draw": {"en": "a draw", "ja": "引き分け"},
     "ui.input_closed": {"en": "input closed", "ja": "入力が閉じられました"},
     "ui.interrupted": {"en": "interrupted", "ja": "中断しました"},
     # tcg simulate's report
