@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 import yaml
 
 import interpreter
@@ -84,3 +85,35 @@ def test_dannokomachi_card_means_a_card_of_this_game(tmp_path):
     deck["main"] = {**deck["main"], "煙玉": 1, "春の小径": 1}
     path.write_text(yaml.safe_dump(deck, allow_unicode=True), "utf-8")
     assert [d.code for d in check_deck(game, load_deck(path))] == ["UNKNOWN-CARD"]
+
+
+ULTIMATE_CARD = """ruleset: ultimate
+cards:
+  - {{name: 試し, rank: "3", number: 3, monster: true, text: x, abilities: ["{ability}"]}}
+"""
+
+
+@pytest.mark.parametrize(("ability", "code"), [
+    # NO-TURN-END 「相手のターンを終了させる効果は…他のカードはなしとする…ターンスキップもなしとする」
+    ("when summon where self in card: may { end_turn(opponent) }", "UNKNOWN-VERB"),
+    ("when summon where self in card: may { skip_turn(opponent) }", "UNKNOWN-VERB"),
+    # NO-GAINED-ABILITIES 「『〜次の効果を得る』系の能力に派生するのはなしとする」
+    ("when summon where self in card: may { gain_ability(self, 「when attack: draw(you, 1)」) }",
+     "UNKNOWN-VERB"),
+    # SUITS-NO-RULE 「スペード、ダイヤ、ハート、クローバーのマークは基本はゲームルールに関係なしとする」
+    ("static: (battle(you) where suit == spade).number += 1", "UNKNOWN-NAME"),
+    # FIELD-WORDS 「場は…を差し、バトルフィールドはバトルフィールドのみを表す語」: texts name the zone
+    ("when summon where self in card: may { choose up to 1 t from field(opponent); tire(t) }",
+     "UNKNOWN-FUNCTION"),
+    # ONE-OUTSIDE-FIELD / DECK-TOP-SUMMON: a summon has no destination but the battle field
+    ("when summon where self in card: may { summon(self, mana(you)) }", "ARITY"),
+])
+def test_ultimate_texts_cannot_write_what_the_list_forbids(tmp_path, ability, code):
+    """アルティメット・ゲーム 禁止項目: what the list forbids and the ruleset has no words for is
+    rejected by `tcg check` when a card text tries it; a text the ruleset has words for is not."""
+    path = tmp_path / "cards.yaml"
+    path.write_text(ULTIMATE_CARD.format(ability="when summon where self in card: may { draw(you, 1) }"),
+                    "utf-8")
+    assert [d.code for d in check_paths([path]).diagnostics] == []
+    path.write_text(ULTIMATE_CARD.format(ability=ability), "utf-8")
+    assert code in [d.code for d in check_paths([path]).diagnostics]
