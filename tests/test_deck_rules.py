@@ -110,3 +110,53 @@ def test_deck_rule_names_are_checked(tmp_path):
     path.write_text(text, "utf-8")
     codes = sorted(d.code for d in check_paths([path]).diagnostics)
     assert codes == ["DECK-SECTION", "UNKNOWN-PROPERTY"]
+
+
+def _bundled(path: str) -> dict:
+    return yaml.safe_load((TESTS.parent / path).read_text("utf-8"))
+
+
+KANNAGI_40 = {"春の小径": 4, "冬の廃校": 4, "無人駅": 4, "廃病院": 4, "発狂人形の家": 4, "狐火": 4,
+              "影法師": 4, "桜の樹の下": 4, "旧校舎の音楽室": 4, "花見の丘": 4}
+
+
+def test_kannagi_deck_size_and_copies(tmp_path):
+    """巫カードゲーム 【用意するもの】: 「自分と相手のデッキ各40枚以上」 and 「1デッキに同じ札は4枚まで
+    入れられます」 — 40 cards or more (no upper bound), at most 4 of a card."""
+    game = load_game("kannagi")
+    deck = {"ruleset": "kannagi"}
+    main = dict(KANNAGI_40)
+    assert sum(main.values()) == 40
+    assert _codes(game, tmp_path, {**deck, "main": main}) == []
+    assert _codes(game, tmp_path, {**deck, "main": {**main, "神鳴りの社": 4}}) == []  # 44: 以上
+    assert _codes(game, tmp_path, {**deck, "main": {**main, "花見の丘": 3}}) == ["DECK-SIZE"]  # 39
+    assert _codes(game, tmp_path, {**deck, "main": {**main, "花見の丘": 5}}) == ["DECK-COPIES"]
+
+
+@pytest.mark.parametrize(("name", "limit"), [
+    ("人魚の活血", 1), ("肥川の大蛇", 1), ("消さなきゃ", 1),
+    ("悠習の古日記", 2), ("本物のお化け屋敷", 2), ("仮想世界の外", 2), ("暗躍者", 2),
+])
+def test_kannagi_restricted_lists(tmp_path, name, limit):
+    """巫カードゲーム 【封印・制限・準制限について】: 「封印:…使用できない札です。なし」 /
+    「制限:山札に1枚のみ 「人魚の活血」「肥川の大蛇」「消さなきゃ」」 / 「準制限:2枚まで
+    「悠習の古日記」「本物のお化け屋敷」「仮想世界の外」「暗躍者」」. No card is banned: each
+    listed card is legal up to its limit and one copy over is not."""
+    game = load_game("kannagi")
+    main = dict(KANNAGI_40)
+    deck = {"ruleset": "kannagi", "main": {**main, name: limit}}
+    assert _codes(game, tmp_path, deck) == []
+    assert _codes(game, tmp_path, {**deck, "main": {**main, name: limit + 1}}) == ["DECK-COPIES"]
+    assert not game.ruleset.deck.get("banned")  # 封印: なし
+
+
+def test_manacard_any_number_of_a_name_but_unique(tmp_path):
+    """異世界TCG マナカード 〇デッキ構成: 「※同名は一部を除き何枚でも入れる事が可能」 — any number
+    of one name, except 【ユニーク】 cards (one of each)."""
+    game = load_game("manacard")
+    deck = _bundled("cards/manacard/decks/juso.yaml")
+    assert _codes(game, tmp_path, deck) == []
+    many = {**deck, "main": {"見習い剣士": 49, "赤竜": 1}, "skill": {"火の玉": 50}}
+    assert _codes(game, tmp_path, many) == []
+    two_unique = {**many, "main": {"見習い剣士": 48, "赤竜": 2}}
+    assert _codes(game, tmp_path, two_unique) == ["DECK-UNIQUE"]
